@@ -1,0 +1,307 @@
+# cython: language_level=3
+"""Board geometry: see src/ludens/_board.pxd for the data layout."""
+
+import numpy as np
+
+from ludens.errors import NotationError
+
+_HEX_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))   # E NE NW W SW SE
+_SQUARE_DIRS = ((1, 0), (0, -1), (-1, 0), (0, 1))                  # E N W S
+HEX_DIRECTION_NAMES = ("E", "NE", "NW", "W", "SW", "SE")
+SQUARE_DIRECTION_NAMES = ("E", "N", "W", "S")
+
+
+def letters(int i):
+    """Column/row letters: a..z, then aa, ab, ... (spreadsheet style)."""
+    if i < 0:
+        raise ValueError(f"negative letter index {i}")
+    out = ""
+    i += 1
+    while i:
+        i, rem = divmod(i - 1, 26)
+        out = chr(97 + rem) + out
+    return out
+
+
+cdef class Board:
+    """The cells of a board with their names, neighbours and straight lines.
+
+    Build one with ``Board.rhombus``, ``Board.hexhex``, ``Board.square`` or
+    ``Board.custom``.  Cells are numbered row by row from the top.
+    """
+
+    def __init__(self, coords, names, *, str kind, str lattice, row_labels=None, col_labels=None):
+        """Low-level constructor; prefer the named shapes.
+
+        ``coords`` are the (q, r) lattice points in cell order, ``names`` the
+        matching cell names (lower case, unique).
+        """
+        if lattice not in ("hex", "square"):
+            raise ValueError(f"unknown lattice {lattice!r}: expected 'hex' or 'square'")
+        coords = [(int(q), int(r)) for q, r in coords]
+        names = tuple(str(n).lower() for n in names)
+        if not coords:
+            raise ValueError("a board needs at least one cell")
+        if len(names) != len(coords):
+            raise ValueError(f"{len(names)} names for {len(coords)} cells")
+        if len(set(coords)) != len(coords):
+            raise ValueError("two cells share a lattice point")
+        if len(set(names)) != len(names):
+            raise ValueError("two cells share a name")
+        self.kind = kind
+        self.lattice = lattice
+        self.names = names
+        self._index = {n: i for i, n in enumerate(names)}
+        self._row_labels = tuple(row_labels) if row_labels is not None else None
+        self._col_labels = tuple(col_labels) if col_labels is not None else None
+
+        dirs = _HEX_DIRS if lattice == "hex" else _SQUARE_DIRS
+        n = len(coords)
+        q = np.array([c[0] for c in coords], dtype=np.int32)
+        r = np.array([c[1] for c in coords], dtype=np.int32)
+        q0, r0 = int(q.min()), int(r.min())
+        width, height = int(q.max()) - q0 + 1, int(r.max()) - r0 + 1
+        grid = np.full(width * height, -1, dtype=np.int32)
+        grid[(r - r0) * width + (q - q0)] = np.arange(n, dtype=np.int32)
+        step = np.full(n * len(dirs), -1, dtype=np.int32)
+        starts = np.zeros(n + 1, dtype=np.int32)
+        nbrs = []
+        for c in range(n):
+            for d, (dq, dr) in enumerate(dirs):
+                qq, rr = coords[c][0] + dq - q0, coords[c][1] + dr - r0
+                if 0 <= qq < width and 0 <= rr < height and grid[rr * width + qq] >= 0:
+                    step[c * len(dirs) + d] = grid[rr * width + qq]
+            own = sorted(int(x) for x in step[c * len(dirs):(c + 1) * len(dirs)] if x >= 0)
+            nbrs.extend(own)
+            starts[c + 1] = len(nbrs)
+        nbr = np.array(nbrs, dtype=np.int32)
+        dq = np.array([d[0] for d in dirs], dtype=np.int32)
+        dr = np.array([d[1] for d in dirs], dtype=np.int32)
+        arrays = dict(q=q, r=r, grid=grid, step=step, nbr_start=starts, nbr=nbr, dq=dq, dr=dr)
+        for a in arrays.values():
+            a.flags.writeable = False
+        self._arrays = arrays
+
+        self.geo.num_cells = n
+        self.geo.num_dirs = len(dirs)
+        self.geo.q0 = q0
+        self.geo.r0 = r0
+        self.geo.width = width
+        self.geo.height = height
+        self.geo.nbr_start = _ptr(starts)
+        self.geo.nbr = _ptr(nbr) if len(nbr) else _ptr(starts)
+        self.geo.step = _ptr(step)
+        self.geo.q = _ptr(q)
+        self.geo.r = _ptr(r)
+        self.geo.dq = _ptr(dq)
+        self.geo.dr = _ptr(dr)
+        self.geo.grid = _ptr(grid)
+
+    # -- shapes -------------------------------------------------------------
+
+    @staticmethod
+    def rhombus(int n):
+        """Hex's n x n rhombus: letter = column from the left, number = row from the top."""
+        _check_size("rhombus", n, 1, 26)
+        coords = [(c, r) for r in range(n) for c in range(n)]
+        names = [letters(c) + str(r + 1) for c, r in coords]
+        return Board(coords, names, kind="rhombus", lattice="hex",
+                     row_labels=[str(r + 1) for r in range(n)],
+                     col_labels=[letters(c) for c in range(n)])
+
+    @staticmethod
+    def square(int n):
+        """n x n points: letter = column from the left, number = row from the bottom."""
+        _check_size("square", n, 1, 26)
+        coords = [(c, r) for r in range(n) for c in range(n)]
+        names = [letters(c) + str(n - r) for c, r in coords]
+        return Board(coords, names, kind="square", lattice="square",
+                     row_labels=[str(n - r) for r in range(n)],
+                     col_labels=[letters(c) for c in range(n)])
+
+    @staticmethod
+    def hexhex(int side, str names="bottom"):
+        """A hexagon of hexagons with ``side`` cells on each edge.
+
+        ``names="bottom"`` (Oust, Wunchunk): letter = row from the bottom,
+        number = position in the row from the left.  ``names="offset"``
+        (Storisende): letter = row from the top, number = column + 1 in the
+        bounding box of an offset layout with even rows shifted right.
+        """
+        _check_size("hexhex", side, 1, 13)
+        s = side - 1
+        coords = [(q, r) for r in range(-s, s + 1) for q in range(max(-s, -s - r), min(s, s - r) + 1)]
+        if names == "offset":
+            return Board.custom(coords, kind="hexhex")
+        if names != "bottom":
+            raise ValueError(f"unknown naming {names!r}: expected 'bottom' or 'offset'")
+        rows = 2 * s + 1
+        label = []
+        for q, r in coords:
+            first = max(-s, -s - r)
+            label.append(letters(rows - 1 - (r + s)) + str(q - first + 1))
+        return Board(coords, label, kind="hexhex", lattice="hex",
+                     row_labels=[letters(rows - 1 - t) for t in range(rows)])
+
+    @staticmethod
+    def custom(coords, str kind="custom"):
+        """Any set of hex lattice points (axial (q, r), r = row downwards).
+
+        Names follow the offset scheme of ``hexhex(..., names="offset")``:
+        letter = row from the top of the bounding box, number = column + 1,
+        with even rows (counted from the top) shifted right by half a hex.
+        """
+        pts = sorted({(int(q), int(r)) for q, r in coords}, key=lambda p: (p[1], p[0]))
+        if len(pts) != len(coords):
+            raise ValueError("custom board: repeated coordinates")
+        if not pts:
+            raise ValueError("custom board: no cells")
+        rmin = min(r for _, r in pts)
+        # In half-hex units a cell's x is 2q + r; an even row (from the top) is
+        # shifted right by one unit.  Pick the origin that makes the smallest
+        # column 0 and keeps every column whole.
+        shift = lambda r: 1 if (r - rmin) % 2 == 0 else 0
+        origin = min(2 * q + r - shift(r) for q, r in pts)
+        names = [letters(r - rmin) + str((2 * q + r - shift(r) - origin) // 2 + 1) for q, r in pts]
+        rows = max(r for _, r in pts) - rmin + 1
+        return Board(pts, names, kind=kind, lattice="hex",
+                     row_labels=[letters(t) for t in range(rows)])
+
+    # -- queries ------------------------------------------------------------
+
+    @property
+    def num_cells(self):
+        return self.geo.num_cells
+
+    @property
+    def num_dirs(self):
+        return self.geo.num_dirs
+
+    @property
+    def direction_names(self):
+        return HEX_DIRECTION_NAMES if self.lattice == "hex" else SQUARE_DIRECTION_NAMES
+
+    @property
+    def shape2d(self):
+        """(height, width) of the lattice box used by observation planes."""
+        return (self.geo.height, self.geo.width)
+
+    cpdef int index(self, str name) except -1:
+        """The cell numbered by ``name`` (case-insensitive); NotationError if unknown."""
+        i = self._index.get(name.strip().lower())
+        if i is None:
+            raise NotationError(f"unknown cell {name!r} on this {self.kind} board")
+        return i
+
+    def name(self, int cell):
+        self._check(cell)
+        return self.names[cell]
+
+    def neighbours(self, int cell):
+        """The adjacent cells of ``cell``, ascending."""
+        self._check(cell)
+        return tuple(int(x) for x in self._arrays["nbr"][self.geo.nbr_start[cell]:self.geo.nbr_start[cell + 1]])
+
+    def coords(self, int cell):
+        """Lattice coordinates (q, r) of ``cell``."""
+        self._check(cell)
+        return (self.geo.q[cell], self.geo.r[cell])
+
+    def at(self, int q, int r):
+        """The cell at lattice point (q, r), or None."""
+        c = geo_at(&self.geo, q, r)
+        return c if c >= 0 else None
+
+    def step(self, int cell, int direction, int k=1):
+        """The cell ``k`` lattice steps from ``cell`` in ``direction``, or None."""
+        self._check(cell)
+        if not 0 <= direction < self.geo.num_dirs:
+            raise ValueError(f"direction {direction} out of range 0..{self.geo.num_dirs - 1}")
+        c = geo_ray(&self.geo, cell, direction, k)
+        return c if c >= 0 else None
+
+    def plane_index(self, int cell):
+        """(row, column) of ``cell`` in the (height, width) observation planes."""
+        self._check(cell)
+        return (self.geo.r[cell] - self.geo.r0, self.geo.q[cell] - self.geo.q0)
+
+    @property
+    def arrays(self):
+        """Read-only numpy views of the tables: q, r, grid, step, nbr_start, nbr, dq, dr."""
+        return dict(self._arrays)
+
+    cdef _check(self, int cell):
+        if not 0 <= cell < self.geo.num_cells:
+            raise ValueError(f"cell {cell} out of range 0..{self.geo.num_cells - 1}")
+
+    def __len__(self):
+        return self.geo.num_cells
+
+    def __repr__(self):
+        return f"<Board {self.kind} {self.lattice} {self.geo.num_cells} cells>"
+
+    def __reduce__(self):
+        coords = list(zip(self._arrays["q"].tolist(), self._arrays["r"].tolist()))
+        return (_rebuild_board, (coords, self.names, self.kind, self.lattice, self._row_labels, self._col_labels))
+
+    # -- text ---------------------------------------------------------------
+
+    def render(self, glyphs, bint labels=True):
+        """Draw the board as text, one string per cell in ``glyphs``.
+
+        Hex lattices are drawn with each row offset by half a cell, so the
+        picture has the board's real shape; all glyphs are padded to one width.
+        """
+        if len(glyphs) != self.geo.num_cells:
+            raise ValueError(f"{len(glyphs)} glyphs for {self.geo.num_cells} cells")
+        w = max(1, max(len(g) for g in glyphs))
+        q, r = self._arrays["q"], self._arrays["r"]
+        if self.lattice == "hex":
+            unit = (w + 2) // 2
+            xs = [(2 * int(a) + int(b)) * unit for a, b in zip(q, r)]
+        else:
+            xs = [int(a) * (w + 1) for a in q]
+        x0 = min(xs)
+        lines = {}
+        for c in range(self.geo.num_cells):
+            row = int(r[c]) - self.geo.r0
+            line = lines.setdefault(row, {})
+            line[xs[c] - x0] = glyphs[c].rjust(w)
+        rowlab = self._row_labels or ("",) * self.geo.height
+        lw = max(len(s) for s in rowlab) if labels else 0
+        out = []
+        if labels and self._col_labels is not None:
+            # Column letters above the top row, at the top row's positions.
+            head = {}
+            for c in range(self.geo.num_cells):
+                if int(r[c]) == self.geo.r0:
+                    head[xs[c] - x0] = self._col_labels[int(q[c]) - self.geo.q0].rjust(w)
+            out.append(" " * (lw + 1) + _place(head).rstrip())
+        for row in range(self.geo.height):
+            text = _place(lines.get(row, {})).rstrip()
+            if labels:
+                text = rowlab[row].rjust(lw) + " " + text
+            out.append(text.rstrip())
+        return "\n".join(out)
+
+
+def _place(items):
+    """Lay strings out on one line at the given character positions."""
+    text = ""
+    for x in sorted(items):
+        text = text.ljust(x) + items[x]
+    return text
+
+
+def _rebuild_board(coords, names, kind, lattice, row_labels, col_labels):
+    return Board(coords, names, kind=kind, lattice=lattice, row_labels=row_labels, col_labels=col_labels)
+
+
+def _check_size(str shape, int n, int lo, int hi):
+    if not lo <= n <= hi:
+        raise ValueError(f"{shape} board size {n} out of range {lo}..{hi}")
+
+
+cdef const int32_t* _ptr(a):
+    cdef const int32_t[::1] view = a
+    return &view[0]

@@ -1,0 +1,434 @@
+# cython: language_level=3
+"""Hex and Hox (RULES.md § Hex, § Hox).
+
+Hox is Hex with every cell labelled H, O or X and the k-th stone of the game
+restricted to label "HOX"[k % 3]; it also connects the transposed edges.
+Both run on one engine: ``nlabels`` is 1 for Hex and 3 for Hox.
+
+Actions: a cell index places a stone there; ``num_cells`` is SWAP.
+Connections are tracked by union-find with path halving over the cells plus
+four virtual edge nodes; a stone joining its colour's two edge nodes wins.
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.string cimport memmove, memset
+from cpython.bytes cimport PyBytes_FromStringAndSize
+
+from ludens._board cimport Board, Geometry
+from ludens._rng cimport Rng, rng_below, splitmix64
+from ludens._state cimport Game, Header, PlayoutStats, Rules, State
+
+from ludens._board import letters
+from ludens._params import Param
+from ludens.errors import IllegalActionError
+
+cdef enum:
+    MAX_SIDE = 26
+    MAX_CELLS = 676
+    EDGE0 = MAX_CELLS          # the virtual nodes: colour k's edges are EDGE0 + 2k and EDGE0 + 2k + 1
+    NODES = MAX_CELLS + 4
+    EMPTY = -1
+
+ctypedef struct HexGeom:
+    Geometry geo
+    int32_t ncells
+    int32_t nlabels                # 1: Hex, 3: Hox
+    int32_t swap_allowed
+    int32_t swap_action
+    int8_t seq[MAX_CELLS]          # position of the cell's label in the H, O, X sequence
+    int8_t edge[2][MAX_CELLS]      # per colour: bit 0 first edge, bit 1 second edge
+    int8_t rows_edges[2]           # 1 if the colour connects the top and bottom rows
+    uint64_t zobrist[2][MAX_CELLS]
+    uint64_t z_white_to_move
+    uint64_t z_swapped
+
+ctypedef struct HexCore:
+    Header h
+    int32_t stones                 # stones on the board
+    int32_t winner                 # colour, or -1
+    int16_t parent[NODES]
+    int8_t cell[MAX_CELLS]         # colour of the stone, or EMPTY
+
+
+# -- rules ------------------------------------------------------------------
+
+cdef inline int16_t _find(HexCore* s, int16_t x) noexcept nogil:
+    while s.parent[x] != x:
+        s.parent[x] = s.parent[s.parent[x]]
+        x = s.parent[x]
+    return x
+
+
+cdef inline void _union(HexCore* s, int16_t a, int16_t b) noexcept nogil:
+    a = _find(s, a)
+    b = _find(s, b)
+    if a != b:
+        s.parent[a] = b
+
+
+cdef inline uint64_t _z_turn(const HexGeom* g, int32_t colour) noexcept nogil:
+    return g.z_white_to_move if colour == 1 else 0
+
+
+cdef inline bint _swap_available(const HexCore* s, const HexGeom* g) noexcept nogil:
+    return g.swap_allowed and s.stones == 1 and s.h.to_move == 1 and not s.h.swapped
+
+
+cdef inline bint _placeable(const HexCore* s, const HexGeom* g, int32_t cell) noexcept nogil:
+    return s.cell[cell] == EMPTY and g.seq[cell] == s.stones % g.nlabels
+
+
+cdef void _place(HexCore* s, const HexGeom* g, int32_t cell) noexcept nogil:
+    cdef int32_t colour = s.h.to_move, k
+    cdef int16_t nb
+    s.cell[cell] = <int8_t>colour
+    s.stones += 1
+    s.parent[cell] = <int16_t>cell
+    s.h.hash ^= g.zobrist[colour][cell]
+    for k in range(g.geo.nbr_start[cell], g.geo.nbr_start[cell + 1]):
+        nb = <int16_t>g.geo.nbr[k]
+        if s.cell[nb] == colour:
+            _union(s, <int16_t>cell, nb)
+    if g.edge[colour][cell] & 1:
+        _union(s, <int16_t>cell, <int16_t>(EDGE0 + 2 * colour))
+    if g.edge[colour][cell] & 2:
+        _union(s, <int16_t>cell, <int16_t>(EDGE0 + 2 * colour + 1))
+    s.h.hash ^= _z_turn(g, colour)
+    if _find(s, <int16_t>(EDGE0 + 2 * colour)) == _find(s, <int16_t>(EDGE0 + 2 * colour + 1)):
+        s.winner = colour
+        s.h.to_move = -1
+    else:
+        s.h.to_move = 1 - colour
+        s.h.hash ^= _z_turn(g, 1 - colour)
+
+
+cdef void _swap(HexCore* s, const HexGeom* g) noexcept nogil:
+    s.h.swapped = 1
+    s.h.hash ^= g.z_swapped
+
+
+cdef int32_t hex_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
+    cdef const HexCore* s = <const HexCore*>core
+    cdef const HexGeom* g = <const HexGeom*>geom
+    cdef int32_t c, n = 0, label = s.stones % g.nlabels
+    for c in range(g.ncells):
+        if s.cell[c] == EMPTY and g.seq[c] == label:
+            out[n] = c
+            n += 1
+    if _swap_available(s, g):
+        out[n] = g.swap_action
+        n += 1
+    return n
+
+
+cdef bint hex_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
+    cdef const HexCore* s = <const HexCore*>core
+    cdef const HexGeom* g = <const HexGeom*>geom
+    if a == g.swap_action:
+        return _swap_available(s, g)
+    return _placeable(s, g, a)
+
+
+cdef void hex_apply(void* core, const void* geom, int32_t a) noexcept nogil:
+    cdef HexCore* s = <HexCore*>core
+    cdef const HexGeom* g = <const HexGeom*>geom
+    if a == g.swap_action:
+        _swap(s, g)
+    else:
+        _place(s, g, a)
+
+
+cdef void hex_returns(const void* core, const void* geom, double* out) noexcept nogil:
+    cdef const HexCore* s = <const HexCore*>core
+    if s.winner >= 0:
+        out[s.winner] = 1.0
+        out[1 - s.winner] = -1.0
+
+
+cdef void hex_scores(const void* core, const void* geom, double* out) noexcept nogil:
+    cdef const HexCore* s = <const HexCore*>core
+    if s.winner >= 0:
+        out[s.winner] = 1.0
+
+
+cdef uint64_t hex_hash_full(const void* core, const void* geom) noexcept nogil:
+    cdef const HexCore* s = <const HexCore*>core
+    cdef const HexGeom* g = <const HexGeom*>geom
+    cdef uint64_t z = 0
+    cdef int32_t c
+    for c in range(g.ncells):
+        if s.cell[c] != EMPTY:
+            z ^= g.zobrist[s.cell[c]][c]
+    if s.h.to_move >= 0:
+        z ^= _z_turn(g, s.h.to_move)
+    if s.h.swapped:
+        z ^= g.z_swapped
+    return z
+
+
+cdef void hex_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
+    # Planes: own stones, opponent's stones, empty, "connects top and bottom";
+    # Hox adds its H, O, X label planes and the cells the next stone may take.
+    cdef const HexCore* s = <const HexCore*>core
+    cdef const HexGeom* g = <const HexGeom*>geom
+    cdef int32_t area = g.geo.width * g.geo.height, c, at
+    for c in range(g.ncells):
+        at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
+        if s.cell[c] == EMPTY:
+            out[2 * area + at] = 1.0
+        else:
+            out[(0 if s.cell[c] == colour else 1) * area + at] = 1.0
+        if g.rows_edges[colour]:
+            out[3 * area + at] = 1.0
+        if g.nlabels == 3:
+            out[(4 + g.seq[c]) * area + at] = 1.0
+            if s.h.to_move >= 0 and _placeable(s, g, c):
+                out[7 * area + at] = 1.0
+
+
+cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
+                      int32_t* buf, PlayoutStats* st) noexcept nogil:
+    # The empty cells of each label, ascending, in consecutive slices of buf:
+    # drawing index i of the current label's slice (or one past it for SWAP)
+    # is the same draw as over hex_legal's list, without rescanning the board.
+    cdef HexCore* s = <HexCore*>core
+    cdef const HexGeom* g = <const HexGeom*>geom
+    cdef int32_t start[3]
+    cdef int32_t count[3]
+    cdef int32_t lab, c, n, i, total, pos = 0
+    for lab in range(g.nlabels):
+        start[lab] = pos
+        count[lab] = 0
+        for c in range(g.ncells):
+            if s.cell[c] == EMPTY and g.seq[c] == lab:
+                buf[pos] = c
+                pos += 1
+                count[lab] += 1
+    while s.h.to_move >= 0:
+        if st.plies >= max_plies:
+            st.truncated = 1
+            return
+        lab = s.stones % g.nlabels
+        n = count[lab]
+        total = n + (1 if _swap_available(s, g) else 0)
+        if total == 0:
+            st.stuck = 1
+            return
+        i = <int32_t>rng_below(rng, <unsigned int>total)
+        st.decisions += 1
+        st.legal_sum += total
+        if i == n:
+            _swap(s, g)
+        else:
+            c = buf[start[lab] + i]
+            memmove(&buf[start[lab] + i], &buf[start[lab] + i + 1], (n - i - 1) * sizeof(int32_t))
+            count[lab] = n - 1
+            _place(s, g, c)
+        st.plies += 1
+        st.turns += 1
+
+
+cdef Rules HEX_RULES
+HEX_RULES.core_size = sizeof(HexCore)
+HEX_RULES.legal = hex_legal
+HEX_RULES.is_legal = hex_is_legal
+HEX_RULES.apply = hex_apply
+HEX_RULES.returns = hex_returns
+HEX_RULES.scores = hex_scores
+HEX_RULES.hash_full = hex_hash_full
+HEX_RULES.observe = hex_observe
+HEX_RULES.after_turn = NULL
+HEX_RULES.playout = hex_playout
+
+
+# -- Python side --------------------------------------------------------------
+
+_SIZE = Param("size", 11, "side of the n x n rhombus", lo=1, hi=MAX_SIDE)
+_SWAP = Param("swap", True, "pie rule: after the first stone the second player may swap seats", kind=bool)
+
+LABELS = "HOX"
+
+
+cdef class HexGame(Game):
+    """Hex on an n x n rhombus (RULES.md § Hex)."""
+
+    NAME = "hex"
+    TITLE = "Hex"
+    PARAMS = (_SIZE, _SWAP)
+    SCORES_DECIDE = True
+    cdef HexGeom g
+
+    def _labelled(self):
+        return False
+
+    def _build(self, dict params):
+        cdef int32_t n = params["size"], c, q, r, colour
+        cdef bint hox = self._labelled()
+        cdef Board board = Board.rhombus(n)
+        self.board = board
+        self.num_players = 2
+        memset(&self.g, 0, sizeof(HexGeom))
+        self.g.geo = board.geo
+        self.g.ncells = n * n
+        self.g.nlabels = 3 if hox else 1
+        self.g.swap_allowed = params["swap"]
+        self.g.swap_action = n * n
+        # Hex: colour 0 joins rows 1 and n, colour 1 columns a and last; Hox transposes.
+        self.g.rows_edges[0] = 0 if hox else 1
+        self.g.rows_edges[1] = 1 if hox else 0
+        for c in range(n * n):
+            q, r = board.geo.q[c], board.geo.r[c]
+            self.g.seq[c] = ((r - q) % 3 + 3) % 3 if hox else 0
+            for colour in range(2):
+                if self.g.rows_edges[colour]:
+                    self.g.edge[colour][c] = (1 if r == 0 else 0) | (2 if r == n - 1 else 0)
+                else:
+                    self.g.edge[colour][c] = (1 if q == 0 else 0) | (2 if q == n - 1 else 0)
+        cdef uint64_t x = 0x4C5544454E53 ^ (<uint64_t>n << 32) ^ (<uint64_t>hox << 40)
+        for colour in range(2):
+            for c in range(n * n):
+                self.g.zobrist[colour][c] = splitmix64(&x)
+        self.g.z_white_to_move = splitmix64(&x)
+        self.g.z_swapped = splitmix64(&x)
+
+        cdef HexCore init
+        _reset(&init)
+        self.default_max_plies = n * n + 1
+        self.observation_shape = (8 if hox else 4, n, n)
+        self._state_type = HexState
+        names = tuple(board.names) + ("swap",)
+        self._set_rules(&HEX_RULES, &self.g, PyBytes_FromStringAndSize(<char*>&init, sizeof(HexCore)),
+                        names, -1, -1)
+
+    def label(self, cell):
+        """Hox: the label ('H', 'O' or 'X') of a cell (index or name); Hex: None."""
+        if not self._labelled():
+            return None
+        c = self.board.index(cell) if isinstance(cell, str) else int(cell)
+        self.board.name(c)  # range check
+        return LABELS[self.g.seq[c]]
+
+    def _core_from_position(self, position):
+        cdef HexCore s
+        _reset(&s)
+        board = position.get("board", {})
+        swapped = bool(position.get("swapped", False))
+        stones = [0, 0]
+        for name, v in board.items():
+            c = self.board.index(name)
+            if v not in (1, 2):
+                raise ValueError(f"{name}: contents {v!r} is not a colour digit 1 or 2")
+            stones[v - 1] += 1
+        to_move = position.get("to_move", 0)
+        # The player to move is a seat; the board holds colours.
+        colour_to_move = -1 if to_move == -1 else (to_move ^ swapped)
+        if colour_to_move not in (-1, 0, 1):
+            raise ValueError(f"to_move {to_move!r} is not a player of {self.name}")
+        counts = [0, 0, 0]
+        for name, v in board.items():
+            c = self.board.index(name)
+            counts[self.g.seq[c]] += 1
+            s.cell[c] = v - 1
+            s.parent[c] = c
+        n = sum(stones)
+        if self._labelled() and counts != [(n - k + 2) // 3 for k in range(3)]:
+            raise ValueError(f"label counts H/O/X {counts} do not follow the H, O, X sequence")
+        s.stones = n
+        s.h.swapped = swapped
+        # Rebuild the connections from scratch.
+        for c in range(self.g.ncells):
+            if s.cell[c] != EMPTY:
+                colour = s.cell[c]
+                for k in range(self.board.geo.nbr_start[c], self.board.geo.nbr_start[c + 1]):
+                    nb = self.board.geo.nbr[k]
+                    if s.cell[nb] == colour:
+                        _union(&s, c, nb)
+                if self.g.edge[colour][c] & 1:
+                    _union(&s, c, EDGE0 + 2 * colour)
+                if self.g.edge[colour][c] & 2:
+                    _union(&s, c, EDGE0 + 2 * colour + 1)
+        for colour in range(2):
+            if _find(&s, EDGE0 + 2 * colour) == _find(&s, EDGE0 + 2 * colour + 1):
+                s.winner = colour
+        s.h.to_move = -1 if s.winner >= 0 else colour_to_move
+        if s.h.to_move < 0 and s.winner < 0:
+            raise ValueError("to_move is -1 but nobody has connected")
+        s.h.hash = hex_hash_full(&s, &self.g)
+        return PyBytes_FromStringAndSize(<char*>&s, sizeof(HexCore))
+
+
+cdef class HoxGame(HexGame):
+    """Hox: Hex with H, O, X labels fixing where each stone may go (RULES.md § Hox)."""
+
+    NAME = "hox"
+    TITLE = "Hox"
+
+    def _labelled(self):
+        return True
+
+
+cdef void _reset(HexCore* s) noexcept:
+    cdef int32_t i
+    memset(s, 0, sizeof(HexCore))
+    memset(s.cell, EMPTY, sizeof(s.cell))
+    for i in range(NODES):
+        s.parent[i] = <int16_t>i
+    s.winner = -1
+    s.h.to_move = 0
+    s.h.hash = 0
+
+
+cdef class HexState(State):
+    """A Hex or Hox position."""
+
+    cdef inline HexCore* _s(self):
+        return <HexCore*>self.core
+
+    cdef inline HexGeom* _g(self):
+        return <HexGeom*>self.geom
+
+    def _why_illegal(self, int action):
+        cdef HexCore* s = self._s()
+        cdef HexGeom* g = self._g()
+        if action == g.swap_action:
+            if not g.swap_allowed:
+                return "this game is played without the swap rule"
+            return "swap is only allowed as the second player's first turn"
+        if s.cell[action] != EMPTY:
+            return "the cell is occupied"
+        need = LABELS[s.stones % 3]
+        return (f"stone {s.stones + 1} of the game must go on an {need} cell, "
+                f"and {self.game.board.names[action]} is {LABELS[g.seq[action]]}")
+
+    def _board_json(self):
+        cdef HexCore* s = self._s()
+        names = self.game.board.names
+        return {names[c]: s.cell[c] + 1 for c in range(self._g().ncells) if s.cell[c] != EMPTY}
+
+    def _json_extra(self):
+        d = {"swapped": bool(self._s().h.swapped)}
+        if self._g().nlabels == 3 and not self.is_terminal():
+            d["next_label"] = LABELS[self._s().stones % 3]
+        return d
+
+    def _glyphs(self):
+        cdef HexCore* s = self._s()
+        cdef HexGeom* g = self._g()
+        out = []
+        for c in range(g.ncells):
+            if s.cell[c] != EMPTY:
+                out.append("BW"[s.cell[c]])
+            else:
+                out.append(LABELS[g.seq[c]].lower() if g.nlabels == 3 else ".")
+        return out
+
+    def _headline(self):
+        line = State._headline(self)
+        if self._g().nlabels == 3 and not self.is_terminal():
+            line += f", next stone on {LABELS[self._s().stones % 3]}"
+        return line + "  (B = colour 1, W = colour 2)"
+
+    def winner_colour(self):
+        """The colour that connected (0 or 1), or None while the game goes on."""
+        w = self._s().winner
+        return None if w < 0 else w

@@ -1,0 +1,220 @@
+# cython: language_level=3
+"""Random playouts in C, many per call, without the GIL.
+
+Game i of a batch seeded s draws from ``Rng(s, i)``: results depend only on
+(seed, game index), never on how a batch is split into chunks or threads.
+At every decision the playout draws ``rng.below(n)`` over the sorted legal
+actions -- exactly what the Python loop
+
+    rng = Rng(seed, i)
+    while not state.is_terminal():
+        acts = state.legal_actions()
+        state.apply_action(acts[rng.below(len(acts))])
+
+does, so the two agree action for action.
+"""
+
+cimport numpy as cnp
+from cpython.bytes cimport PyBytes_AS_STRING
+from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memset
+
+from ludens._rng cimport Rng as RngState
+from ludens._rng cimport rng_below, rng_next, rng_seed, rng_uniform
+from ludens._state cimport Game, Header, PlayoutStats, Rules, State
+
+import numpy as np
+
+cnp.import_array()
+
+cdef uint64_t _MASK64 = 0xFFFFFFFFFFFFFFFF
+
+
+cdef class Rng:
+    """The seeded generator behind random playouts (xoshiro256**).
+
+    ``Rng(seed, i)`` is the stream ``simulate`` uses for game ``i`` of a batch
+    seeded ``seed``; the same numbers come out on every platform.
+    """
+
+    cdef RngState s
+
+    def __init__(self, seed=0, stream=0):
+        rng_seed(&self.s, <uint64_t>(int(seed) & _MASK64), <uint64_t>(int(stream) & _MASK64))
+
+    def below(self, n):
+        """A uniform integer in [0, n), 1 <= n < 2**32."""
+        cdef long long k = n
+        if k < 1 or k > 0xFFFFFFFF:
+            raise ValueError(f"below({n}): n must be in 1..2**32-1")
+        return rng_below(&self.s, <unsigned int>k)
+
+    def random(self):
+        """A uniform float in [0, 1)."""
+        return rng_uniform(&self.s)
+
+    def next64(self):
+        """The next raw 64-bit output."""
+        return rng_next(&self.s)
+
+    def choice(self, seq):
+        """A uniformly chosen element of a non-empty sequence (one ``below`` draw)."""
+        return seq[self.below(len(seq))]
+
+    def __getstate__(self):
+        return (self.s.s0, self.s.s1, self.s.s2, self.s.s3)
+
+    def __setstate__(self, st):
+        self.s.s0, self.s.s1, self.s.s2, self.s.s3 = st
+
+
+cdef void generic_playout(const Rules* R, void* core, const void* geom, RngState* rng,
+                          int32_t max_plies, int32_t* buf, uint64_t* hashes, int32_t nhashes,
+                          PlayoutStats* st) noexcept nogil:
+    """Uniform random play over ``R.legal``; ``hashes`` (for after_turn) holds the
+    hashes before each turn so far, with room for ``max_plies`` more."""
+    cdef Header* h = <Header*>core
+    cdef int32_t n
+    while h.to_move >= 0:
+        if st.plies >= max_plies:
+            st.truncated = 1
+            return
+        n = R.legal(core, geom, buf)
+        if n <= 0:
+            st.stuck = 1
+            return
+        st.decisions += 1
+        st.legal_sum += n
+        R.apply(core, geom, buf[rng_below(rng, <unsigned int>n)])
+        st.plies += 1
+        if h.turn_plies == 0:
+            st.turns += 1
+            if R.after_turn != NULL:
+                hashes[nhashes] = h.hash
+                nhashes += 1
+                R.after_turn(core, geom, hashes, nhashes)
+
+
+cdef void play_one(const Rules* R, void* core, const void* geom, RngState* rng, int32_t max_plies,
+                   int32_t* buf, uint64_t* hashes, int32_t nhashes, PlayoutStats* st) noexcept nogil:
+    memset(st, 0, sizeof(PlayoutStats))
+    if R.playout != NULL:
+        R.playout(core, geom, rng, max_plies, buf, st)
+    else:
+        generic_playout(R, core, geom, rng, max_plies, buf, hashes, nhashes, st)
+
+
+def run_chunk(source, seed, long long start, int count, int max_plies):
+    """Play games ``start .. start+count-1`` of the batch ``seed`` from ``source``.
+
+    ``source`` is a Game (games start from its initial state) or a State
+    (games continue from it).  Returns a dict of numpy arrays indexed by
+    game: returns/scores (by seat, shape (count, players)), winner (seat
+    with the unique best return, else -1), plies, turns, decisions,
+    legal_sum, truncated.
+    """
+    cdef Game game
+    cdef State state = None
+    if isinstance(source, State):
+        state = <State>source
+        game = state.game
+    elif isinstance(source, Game):
+        game = <Game>source
+    else:
+        raise TypeError(f"simulate needs a ludens Game or State, not {type(source).__name__}")
+    if count < 0:
+        raise ValueError(f"count {count} is negative")
+    if max_plies < 0:
+        raise ValueError(f"max_plies {max_plies} is negative")
+    cdef const Rules* R = game.rules
+    cdef const void* geom = game.geom
+    cdef int P = game.num_players
+    cdef uint64_t useed = <uint64_t>(int(seed) & _MASK64)
+
+    returns = np.zeros((count, P), dtype=np.float64)
+    scores = np.zeros((count, P), dtype=np.float64)
+    winner = np.full(count, -1, dtype=np.int8)
+    plies = np.zeros(count, dtype=np.int32)
+    turns = np.zeros(count, dtype=np.int32)
+    decisions = np.zeros(count, dtype=np.int32)
+    legal_sum = np.zeros(count, dtype=np.int64)
+    truncated = np.zeros(count, dtype=np.bool_)
+    cdef double[:, ::1] ret_v = returns
+    cdef double[:, ::1] sc_v = scores
+    cdef int8_t[::1] win_v = winner
+    cdef int32_t[::1] plies_v = plies, turns_v = turns, dec_v = decisions
+    cdef int64_t[::1] legal_v = legal_sum
+    cdef cnp.npy_bool[::1] trunc_v = truncated
+
+    cdef bytes root
+    cdef int32_t nprefix = 1
+    if state is not None:
+        if state.hdr().to_move < 0:
+            raise ValueError("cannot simulate from a finished game")
+        root = bytes((<char*>state.core)[:R.core_size])
+        nprefix = state._nturns + 1
+    else:
+        root = game._initial
+    cdef const char* root_p = PyBytes_AS_STRING(root)
+
+    cdef void* core = malloc(R.core_size)
+    cdef int32_t* buf = <int32_t*>malloc(sizeof(int32_t) * max(1, game.num_actions))
+    cdef uint64_t* prefix = <uint64_t*>malloc(sizeof(uint64_t) * nprefix)
+    cdef uint64_t* hashes = NULL
+    if R.after_turn != NULL:
+        hashes = <uint64_t*>malloc(sizeof(uint64_t) * (<size_t>nprefix + max_plies + 2))
+    if core == NULL or buf == NULL or prefix == NULL or (R.after_turn != NULL and hashes == NULL):
+        free(core); free(buf); free(prefix); free(hashes)
+        raise MemoryError()
+    if state is not None:
+        memcpy(prefix, state._turn_hash, sizeof(uint64_t) * nprefix)
+    else:
+        prefix[0] = (<const Header*>root_p).hash
+
+    cdef RngState rng
+    cdef PlayoutStats st
+    cdef Header* h = <Header*>core
+    cdef double vals[8]
+    cdef int i, p, best, stuck_at = -1
+    cdef double top
+    try:
+        with nogil:
+            for i in range(count):
+                memcpy(core, root_p, R.core_size)
+                if hashes != NULL:
+                    memcpy(hashes, prefix, sizeof(uint64_t) * nprefix)
+                rng_seed(&rng, useed, <uint64_t>(start + i))
+                play_one(R, core, geom, &rng, max_plies, buf, hashes, nprefix, &st)
+                if st.stuck:
+                    stuck_at = i
+                    break
+                plies_v[i] = st.plies
+                turns_v[i] = st.turns
+                dec_v[i] = st.decisions
+                legal_v[i] = st.legal_sum
+                trunc_v[i] = st.truncated != 0
+                memset(vals, 0, sizeof(vals))
+                R.scores(core, geom, vals)
+                for p in range(P):
+                    sc_v[i, p] = vals[p ^ h.swapped]
+                if h.to_move < 0:
+                    memset(vals, 0, sizeof(vals))
+                    R.returns(core, geom, vals)
+                    best = -1
+                    top = -1e300
+                    for p in range(P):
+                        ret_v[i, p] = vals[p ^ h.swapped]
+                        if ret_v[i, p] > top:
+                            top = ret_v[i, p]
+                            best = p
+                        elif ret_v[i, p] == top:
+                            best = -1
+                    win_v[i] = best
+    finally:
+        free(core); free(buf); free(prefix); free(hashes)
+    if stuck_at >= 0:
+        raise RuntimeError(f"{game.name}: no legal action in a live position "
+                           f"(game {start + stuck_at} of seed {seed}); this is a rules bug")
+    return dict(returns=returns, scores=scores, winner=winner, plies=plies, turns=turns,
+                decisions=decisions, legal_sum=legal_sum, truncated=truncated)

@@ -1,0 +1,622 @@
+# cython: language_level=3
+"""The generic Game and State: everything that is not a game's rules.
+
+See src/ludens/_state.pxd for the contract a game implements.  Undo replays
+the history from the state's root core: it is exact by construction (there is
+no per-game inverse to get wrong) and costs O(plies); ``clone`` is the cheap
+way to branch, as in any search.
+"""
+
+cimport numpy as cnp
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.number cimport PyNumber_Index
+from libc.stdint cimport int32_t, uint64_t
+from libc.stdlib cimport free, malloc, realloc
+from libc.string cimport memcpy, memset
+
+import json
+import re
+
+import numpy as np
+
+from ludens.errors import IllegalActionError, NotationError, ParameterError
+
+cnp.import_array()
+
+cdef int32_t _INITIAL_CAPACITY = 64
+_CELL_LIKE = re.compile(r"[a-z]+[0-9]+")
+
+
+def _param_spec(game_type):
+    return {p.name: p for p in game_type.PARAMS}
+
+
+cdef class Game:
+    """A game with fixed parameters: its board, its actions, its initial state.
+
+    Create games with ``ludens.load(name, **params)``.
+    """
+
+    NAME = ""
+    TITLE = ""
+    PARAMS = ()
+    # True when, at the end, a strictly higher score always means a better
+    # result (the conformance suite checks it); False where other rules decide.
+    SCORES_DECIDE = False
+
+    def __cinit__(self):
+        self._pass_action = -1
+        self._end_action = -1
+        self._scratch = NULL
+        self.default_max_plies = 1 << 30
+
+    def __dealloc__(self):
+        free(self._scratch)
+
+    def __init__(self, **params):
+        spec = _param_spec(type(self))
+        for key in params:
+            if key not in spec:
+                known = ", ".join(spec) or "none"
+                raise ParameterError(f"{type(self).NAME}: unknown parameter {key!r} (parameters: {known})")
+        values = {}
+        for name, p in spec.items():
+            values[name] = p.check(params[name], type(self).NAME) if name in params else p.default
+        self.name = type(self).NAME
+        self._params = values
+        self._build(values)
+        if self.rules == NULL:
+            raise RuntimeError(f"{self.name}: _build() did not set the rules")
+
+    def _build(self, dict params):
+        """Set up board, geometry, rules and the initial core (each game)."""
+        raise NotImplementedError
+
+    cdef void _set_rules(self, const Rules* rules, const void* geom, bytes initial,
+                         tuple action_names, int32_t pass_action, int32_t end_action) except *:
+        if len(initial) != rules.core_size:
+            raise RuntimeError("initial core has the wrong size")
+        if rules.after_turn != NULL and rules.playout != NULL:
+            # A game's own playout cannot see the turn hashes before its start.
+            raise RuntimeError("a game with after_turn must use the generic playout")
+        self.rules = rules
+        self.geom = geom
+        self._initial = initial
+        self._action_names = action_names
+        self.num_actions = len(action_names)
+        self._action_index = {s: i for i, s in enumerate(action_names)}
+        self._pass_action = pass_action
+        self._end_action = end_action
+        free(self._scratch)
+        self._scratch = <int32_t*>malloc(sizeof(int32_t) * max(1, self.num_actions))
+        if self._scratch == NULL:
+            raise MemoryError()
+
+    @property
+    def params(self):
+        """The game's parameters, defaults filled in."""
+        return dict(self._params)
+
+    cpdef State new_initial_state(self):
+        cdef State s = self._state_type.__new__(self._state_type)
+        s._start(self, self._initial)
+        return s
+
+    def new_state(self, position):
+        """A state set up from a position dict such as ``State.to_json()`` returns.
+
+        Only ``board`` and ``to_move`` are read (and, where a game needs them,
+        its own extra fields).  The new state's history starts there.
+        """
+        root = self._core_from_position(position)
+        cdef State s = self._state_type.__new__(self._state_type)
+        s._start(self, root)
+        s._root_position = json.loads(json.dumps(position))
+        return s
+
+    def _core_from_position(self, position):
+        raise NotImplementedError(f"{self.name} cannot start from an arbitrary position")
+
+    def deserialize_state(self, str text):
+        """The state ``State.serialize()`` wrote (for this game)."""
+        try:
+            data = json.loads(text)
+            actions = [int(a) for a in data["actions"]]
+            name, params = data["game"], data["params"]
+        except (ValueError, KeyError, TypeError) as e:
+            raise NotationError(f"not a serialized ludens state: {e}") from None
+        if name != self.name or params != self._params:
+            raise ParameterError(f"state of {name} {params} given to {self.name} {self._params}")
+        position = data.get("position")
+        state = self.new_initial_state() if position is None else self.new_state(position)
+        for a in actions:
+            state.apply_action(a)
+        return state
+
+    def action_to_string(self, int action):
+        """The context-free string of ``action`` (see ``State.action_to_string``)."""
+        if not 0 <= action < self.num_actions:
+            raise IllegalActionError(f"action {action} out of range 0..{self.num_actions - 1}")
+        return self._action_names[action]
+
+    def _format_turn(self, parts):
+        return format_turn(parts)
+
+    def __reduce__(self):
+        return (_load_game, (self.name, self._params))
+
+    def __eq__(self, other):
+        return isinstance(other, Game) and (<Game>other).name == self.name and (<Game>other)._params == self._params
+
+    def __hash__(self):
+        return hash((self.name, tuple(sorted(self._params.items()))))
+
+    def __repr__(self):
+        args = ", ".join(f"{k}={v!r}" for k, v in self._params.items())
+        return f"ludens.load({self.name!r}{', ' if args else ''}{args})"
+
+
+def _load_game(name, params):
+    from ludens._registry import load
+    return load(name, **params)
+
+
+def _restore_state(text):
+    data = json.loads(text)
+    return _load_game(data["game"], data["params"]).deserialize_state(text)
+
+
+cdef class State:
+    """A position of a game and the history that led to it.
+
+    The API follows OpenSpiel's names.  Players are seats numbered from 0;
+    ``current_player`` is -1 once the game is over.
+    """
+
+    def __cinit__(self):
+        self.core = NULL
+        self._hist = NULL
+        self._turn_end = NULL
+        self._turn_hash = NULL
+        self._nhist = self._hcap = self._nturns = self._tcap = 0
+
+    def __dealloc__(self):
+        free(self.core)
+        free(self._hist)
+        free(self._turn_end)
+        free(self._turn_hash)
+
+    def __init__(self, *args, **kwargs):
+        raise TypeError("create states with game.new_initial_state()")
+
+    cdef void _start(self, Game game, bytes root) except *:
+        self.game = game
+        self.rules = game.rules
+        self.geom = game.geom
+        self._root = root
+        self._root_position = None
+        self.core = malloc(game.rules.core_size)
+        self._hcap = _INITIAL_CAPACITY
+        self._hist = <int32_t*>malloc(sizeof(int32_t) * self._hcap)
+        self._tcap = self._hcap + 1
+        self._turn_end = <int32_t*>malloc(sizeof(int32_t) * self._tcap)
+        self._turn_hash = <uint64_t*>malloc(sizeof(uint64_t) * self._tcap)
+        if self.core == NULL or self._hist == NULL or self._turn_end == NULL or self._turn_hash == NULL:
+            raise MemoryError()
+        memcpy(self.core, PyBytes_AS_STRING(root), game.rules.core_size)
+        self._nhist = 0
+        self._nturns = 0
+        self._turn_hash[0] = self.hdr().hash
+
+    # -- the engine ---------------------------------------------------------
+
+    cdef void _advance(self, int32_t action) noexcept:
+        """Apply a legal action and cut turns; capacity is the caller's job."""
+        cdef Header* h = <Header*>self.core
+        self.rules.apply(self.core, self.geom, action)
+        self._hist[self._nhist] = action
+        self._nhist += 1
+        if h.turn_plies == 0:
+            self._turn_end[self._nturns] = self._nhist
+            self._nturns += 1
+            self._turn_hash[self._nturns] = h.hash
+            if self.rules.after_turn != NULL:
+                self.rules.after_turn(self.core, self.geom, self._turn_hash, self._nturns + 1)
+
+    cdef int _push(self, int32_t action) except -1:
+        cdef int32_t cap
+        if self._nhist == self._hcap:
+            cap = self._hcap * 2
+            if not _grow(<void**>&self._hist, cap * sizeof(int32_t)) \
+                    or not _grow(<void**>&self._turn_end, (cap + 1) * sizeof(int32_t)) \
+                    or not _grow(<void**>&self._turn_hash, (cap + 1) * sizeof(uint64_t)):
+                raise MemoryError()
+            self._hcap = cap
+            self._tcap = cap + 1
+        self._advance(action)
+        return 0
+
+    cdef int _rebuild(self, int32_t nplies) except -1:
+        """Reset to the root and replay the first ``nplies`` actions of the history."""
+        memcpy(self.core, PyBytes_AS_STRING(self._root), self.rules.core_size)
+        self._nturns = 0
+        self._turn_hash[0] = self.hdr().hash
+        cdef int32_t i, n = nplies
+        self._nhist = 0
+        for i in range(n):
+            self._advance(self._hist[i])
+        return 0
+
+    cdef int32_t _check_action(self, object action) except -1:
+        """The action as an int if it is legal now; IllegalActionError otherwise."""
+        cdef long long a
+        try:
+            # PyNumber_Index refuses floats (plain C conversion would truncate 1.5 to 1).
+            a = PyNumber_Index(action)
+        except (TypeError, OverflowError):
+            raise IllegalActionError(f"action {action!r} is not an integer action id") from None
+        if a < 0 or a >= self.game.num_actions:
+            raise IllegalActionError(
+                f"action {a} out of range 0..{self.game.num_actions - 1} for {self.game.name}")
+        if self.hdr().to_move < 0:
+            raise IllegalActionError(f"{self.action_to_string(a)!r}: the game is over")
+        if not self.rules.is_legal(self.core, self.geom, <int32_t>a):
+            raise IllegalActionError(
+                f"{self.action_to_string(a)!r} is illegal for player {self.current_player}: "
+                f"{self._why_illegal(a)}")
+        return <int32_t>a
+
+    # -- OpenSpiel-style API ------------------------------------------------
+
+    @property
+    def current_player(self):
+        """The seat to move, or -1 when the game is over."""
+        cdef Header* h = self.hdr()
+        if h.to_move < 0:
+            return -1
+        return h.to_move ^ h.swapped
+
+    def colour(self, int player):
+        """The colour (0-based) that seat ``player`` plays; differs after a pie swap."""
+        if not 0 <= player < self.game.num_players:
+            raise ValueError(f"player {player} out of range 0..{self.game.num_players - 1}")
+        return player ^ self.hdr().swapped
+
+    def legal_actions(self):
+        """The legal actions, ascending, as an int32 numpy array (empty when over)."""
+        cdef cnp.npy_intp n = 0
+        if self.hdr().to_move >= 0:
+            n = self.rules.legal(self.core, self.geom, self.game._scratch)
+        arr = cnp.PyArray_SimpleNew(1, &n, cnp.NPY_INT32)
+        if n:
+            memcpy(cnp.PyArray_DATA(arr), self.game._scratch, n * sizeof(int32_t))
+        return arr
+
+    def legal_action_mask(self):
+        """A bool numpy array of length ``game.num_actions``: True where legal."""
+        cdef cnp.npy_intp size = self.game.num_actions
+        arr = cnp.PyArray_ZEROS(1, &size, cnp.NPY_BOOL, 0)
+        cdef char* mask = <char*>cnp.PyArray_DATA(arr)
+        cdef int32_t i, n = 0
+        if self.hdr().to_move >= 0:
+            n = self.rules.legal(self.core, self.geom, self.game._scratch)
+        for i in range(n):
+            mask[self.game._scratch[i]] = 1
+        return arr
+
+    def is_legal(self, action):
+        """Whether ``action`` (an int) is legal now."""
+        try:
+            a = int(action)
+        except (TypeError, ValueError):
+            return False
+        return (0 <= a < self.game.num_actions and self.hdr().to_move >= 0
+                and <bint>self.rules.is_legal(self.core, self.geom, <int32_t>a))
+
+    def apply_action(self, action):
+        """Apply one atomic action; IllegalActionError (state unchanged) if not legal."""
+        self._push(self._check_action(action))
+
+    def undo_action(self):
+        """Take back the last action (any, across turns); return it."""
+        if self._nhist == 0:
+            raise IllegalActionError("there is no action to undo")
+        cdef int32_t last = self._hist[self._nhist - 1]
+        self._rebuild(self._nhist - 1)
+        return last
+
+    def clone(self):
+        """An independent copy (the position and its history)."""
+        cdef State s = self.game._state_type.__new__(self.game._state_type)
+        cdef Game game = self.game
+        s.game = game
+        s.rules = self.rules
+        s.geom = self.geom
+        s._root = self._root
+        s._root_position = self._root_position
+        s.core = malloc(self.rules.core_size)
+        s._hcap = self._hcap
+        s._tcap = self._tcap
+        s._hist = <int32_t*>malloc(sizeof(int32_t) * self._hcap)
+        s._turn_end = <int32_t*>malloc(sizeof(int32_t) * self._tcap)
+        s._turn_hash = <uint64_t*>malloc(sizeof(uint64_t) * self._tcap)
+        if s.core == NULL or s._hist == NULL or s._turn_end == NULL or s._turn_hash == NULL:
+            raise MemoryError()
+        memcpy(s.core, self.core, self.rules.core_size)
+        memcpy(s._hist, self._hist, sizeof(int32_t) * self._nhist)
+        memcpy(s._turn_end, self._turn_end, sizeof(int32_t) * self._nturns)
+        memcpy(s._turn_hash, self._turn_hash, sizeof(uint64_t) * (self._nturns + 1))
+        s._nhist = self._nhist
+        s._nturns = self._nturns
+        return s
+
+    def __copy__(self):
+        return self.clone()
+
+    def __deepcopy__(self, memo):
+        return self.clone()
+
+    def is_terminal(self):
+        return self.hdr().to_move < 0
+
+    def returns(self):
+        """Per player: the result (+1 win, -1 loss, 0 draw) once over, else zeros."""
+        if self.hdr().to_move >= 0:
+            return np.zeros(self.game.num_players)
+        return self._by_seat(self.rules.returns)
+
+    def scores(self):
+        """Per player: the game's score of the position as it stands."""
+        return self._by_seat(self.rules.scores)
+
+    cdef _by_seat(self, values_fn fn):
+        cdef double buf[8]
+        cdef int p, k = self.game.num_players
+        memset(buf, 0, sizeof(buf))
+        fn(self.core, self.geom, buf)
+        out = np.empty(k)
+        for p in range(k):
+            out[p] = buf[p ^ self.hdr().swapped]
+        return out
+
+    @property
+    def hash(self):
+        """Zobrist hash (unsigned 64-bit) of the position, the player to move and the turn so far."""
+        return self.hdr().hash
+
+    def _hash_from_scratch(self):
+        return self.rules.hash_full(self.core, self.geom)
+
+    def _core_bytes(self):
+        """The raw core (for tests: equal bytes means an exactly equal state)."""
+        return PyBytes_FromStringAndSize(<char*>self.core, self.rules.core_size)
+
+    @property
+    def ply(self):
+        """Number of actions applied since the start."""
+        return self._nhist
+
+    @property
+    def turn_plies(self):
+        """Actions already taken in the current, unfinished turn (0 between turns)."""
+        return self.hdr().turn_plies
+
+    @property
+    def history(self):
+        """The actions applied so far, in order."""
+        return [self._hist[i] for i in range(self._nhist)]
+
+    @property
+    def turns(self):
+        """The move strings of the completed turns so far."""
+        out = []
+        replay = self._replayer()
+        cdef int32_t k, i, start = 0
+        for k in range(self._nturns):
+            parts = []
+            for i in range(start, self._turn_end[k]):
+                parts.append(replay.action_to_string(self._hist[i]))
+                replay._push(self._hist[i])
+            out.append(self.game._format_turn(parts))
+            start = self._turn_end[k]
+        return out
+
+    cdef State _replayer(self):
+        cdef State s = self.game._state_type.__new__(self.game._state_type)
+        s._start(self.game, self._root)
+        return s
+
+    # -- notation -----------------------------------------------------------
+
+    def action_to_string(self, int action):
+        """The string of ``action`` in this position."""
+        if not 0 <= action < self.game.num_actions:
+            raise IllegalActionError(f"action {action} out of range 0..{self.game.num_actions - 1}")
+        return self.game._action_names[action]
+
+    def string_to_action(self, str text):
+        """The action a single part of a move string means here (NotationError if none)."""
+        key = text.strip().lower()
+        if key == "pass":
+            return self._pass_meaning()
+        a = self.game._action_index.get(key)
+        if a is None:
+            a = self._parse_action(key)
+        return a
+
+    def _parse_action(self, str key):
+        """Hook for games with context-dependent notation; ``key`` is lower case."""
+        if _CELL_LIKE.fullmatch(key):
+            raise NotationError(f"unknown cell {key!r} on this {self.game.board.kind} board")
+        raise NotationError(f"{key!r} is not a {self.game.name} move")
+
+    def _pass_meaning(self):
+        g = self.game
+        if g._pass_action >= 0:
+            return g._pass_action
+        if g._end_action >= 0 and self.hdr().turn_plies == 0:
+            return g._end_action
+        raise NotationError(f"'pass' is not a move in {g.name}")
+
+    def apply(self, str move):
+        """Play a whole turn written in notation, e.g. ``"d6,f9,h4"``; atomic on error."""
+        parts = [p.strip() for p in move.split(",")]
+        if not move.strip() or any(not p for p in parts):
+            raise NotationError(f"{move!r}: empty move or empty part")
+        if self.hdr().to_move < 0:
+            raise IllegalActionError(f"{move!r}: the game is over")
+        if self.hdr().turn_plies != 0:
+            raise IllegalActionError(
+                f"{move!r}: apply() plays whole turns, but a turn is in progress "
+                f"(finish it with apply_action)")
+        saved = PyBytes_FromStringAndSize(<char*>self.core, self.rules.core_size)
+        cdef int32_t nhist = self._nhist, nturns = self._nturns
+        player = self.current_player
+        try:
+            for i, part in enumerate(parts):
+                if self._nturns > nturns:
+                    raise IllegalActionError(
+                        f"{move!r}: the turn of player {player} is complete after "
+                        f"{','.join(parts[:i])!r}; {part!r} is one part too many")
+                try:
+                    a = self._check_action(self.string_to_action(part))
+                except IllegalActionError as e:
+                    raise IllegalActionError(f"{move!r}: {e}") from None
+                except NotationError as e:
+                    raise NotationError(f"{move!r} (player {player}): {e}") from None
+                self._push(a)
+            if self._nturns == nturns:
+                end = self.game._end_action
+                if end >= 0 and self.rules.is_legal(self.core, self.geom, end):
+                    self._push(end)
+                else:
+                    raise IllegalActionError(
+                        f"{move!r} is not a whole turn for player {player}: {self._why_incomplete()}")
+        except BaseException:
+            memcpy(self.core, PyBytes_AS_STRING(saved), self.rules.core_size)
+            self._nhist = nhist
+            self._nturns = nturns
+            raise
+
+    def _why_incomplete(self):
+        """Hook: why the turn cannot stop here (a game may say more)."""
+        return "the turn must go on"
+
+    def _why_illegal(self, int action):
+        """Hook: the reason ``action`` is illegal (games refine this)."""
+        return "not a legal action in this position"
+
+    def legal_turns(self):
+        """Yield each distinct legal turn as a move string (lazily).
+
+        Mid-turn, yields the ways to finish the current turn.  Two sequences
+        of actions are the same turn when they reach the same state, so a
+        turn is yielded once whatever the order of its parts.
+        """
+        if self.hdr().to_move < 0:
+            return
+        cdef int32_t nturns = self._nturns
+        seen = set()
+        stack = [(self.clone(), [])]
+        while stack:
+            node, parts = stack.pop()
+            children = []
+            for a in node.legal_actions():
+                child = node.clone()
+                text = node.action_to_string(a)
+                (<State>child)._push(a)
+                done = (<State>child)._nturns > nturns
+                key = (done, child.hash)
+                if key in seen:
+                    continue
+                seen.add(key)
+                if done:
+                    yield self.game._format_turn(parts + [text])
+                else:
+                    children.append((child, parts + [text]))
+            stack.extend(reversed(children))
+
+    def count_legal_turns(self):
+        """The number of distinct legal turns (by enumeration unless a game knows better)."""
+        return sum(1 for _ in self.legal_turns())
+
+    # -- views --------------------------------------------------------------
+
+    def observation_tensor(self, player=None, out=None):
+        """float32 planes of shape ``game.observation_shape`` seen by ``player``.
+
+        ``player`` defaults to the player to move.  Pass ``out`` (a C-contiguous
+        float32 array of that shape) to fill it in place.
+        """
+        if player is None:
+            player = self.current_player
+            if player < 0:
+                raise ValueError("the game is over: name the player to observe for")
+        cdef int colour = self.colour(player)
+        shape = self.game.observation_shape
+        if out is None:
+            out = np.zeros(shape, dtype=np.float32)
+        else:
+            if (not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != shape
+                    or not out.flags.c_contiguous or not out.flags.writeable):
+                raise ValueError(f"out must be a writeable C-contiguous float32 array of shape {shape}")
+            out.fill(0)
+        cdef float[::1] flat = out.reshape(-1)
+        self.rules.observe(self.core, self.geom, colour, &flat[0])
+        return out
+
+    def to_json(self):
+        """The position as a dict: game, params, to_move, board (cell -> contents), ..."""
+        d = {"game": self.game.name, "params": self.game.params,
+             "to_move": self.current_player, "board": self._board_json()}
+        d.update(self._json_extra())
+        return d
+
+    def _board_json(self):
+        raise NotImplementedError
+
+    def _json_extra(self):
+        return {}
+
+    def serialize(self):
+        """A string from which ``game.deserialize_state`` rebuilds this state."""
+        return json.dumps({"game": self.game.name, "params": self.game.params,
+                           "position": self._root_position, "actions": self.history},
+                          separators=(",", ":"))
+
+    def __reduce__(self):
+        return (_restore_state, (self.serialize(),))
+
+    def __str__(self):
+        return self._headline() + "\n" + self.game.board.render(self._glyphs())
+
+    def _headline(self):
+        if self.is_terminal():
+            r = self.returns()
+            best = [p for p in range(len(r)) if r[p] == max(r)]
+            result = "draw" if len(best) != 1 else f"player {best[0]} wins"
+            return f"{self.game.name}: game over, {result}"
+        part = f", turn in progress ({self.turn_plies} actions)" if self.turn_plies else ""
+        return f"{self.game.name}: player {self.current_player} to move{part}"
+
+    def _glyphs(self):
+        raise NotImplementedError
+
+    def __repr__(self):
+        return f"<{type(self).__name__} of {self.game!r}, ply {self._nhist}, player {self.current_player}>"
+
+
+def format_turn(parts):
+    """Join a turn's action strings: a closing 'end' is dropped, a lone 'end' is 'pass'."""
+    n = len(parts)
+    if n and parts[n - 1] == "end":
+        n -= 1
+    return ",".join(parts[:n]) if n else "pass"
+
+
+cdef bint _grow(void** ptr, size_t size) noexcept:
+    cdef void* p = realloc(ptr[0], size)
+    if p == NULL:
+        return False
+    ptr[0] = p
+    return True

@@ -1,0 +1,56 @@
+"""Build of the compiled modules.  MODULES is the one list of extensions:
+pyx/<name>.pyx is compiled as ludens.<name>, with its public .pxd (if any)
+in src/ludens/.  LUDENS_CHECKED=1 builds with bounds and wraparound checks
+and C assertions on (a CI step runs the suite against such a build)."""
+
+import os
+import sys
+
+import numpy
+from Cython.Build import cythonize
+from setuptools import Extension, setup
+
+MODULES = [
+    "_board",       # board geometry
+    "_state",       # the generic Game / State engine
+    "_simulate",    # batch random playouts without the GIL
+    "_hex",         # Hex and Hox
+]
+
+CHECKED = os.environ.get("LUDENS_CHECKED", "") not in ("", "0")
+
+DIRECTIVES = {
+    "language_level": 3,
+    "boundscheck": CHECKED,
+    "wraparound": CHECKED,
+    "initializedcheck": CHECKED,
+    "cdivision": True,
+    "embedsignature": True,
+}
+
+if sys.platform == "win32":
+    COMPILE_ARGS = ["/O2"]
+elif CHECKED:
+    COMPILE_ARGS = ["-O1", "-UNDEBUG", "-fno-omit-frame-pointer"]
+else:
+    COMPILE_ARGS = ["-O3"]
+
+
+def extension(name):
+    return Extension(
+        f"ludens.{name}",
+        [f"pyx/{name}.pyx"],
+        include_dirs=[numpy.get_include()],
+        define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
+        extra_compile_args=COMPILE_ARGS,
+    )
+
+
+setup(
+    ext_modules=cythonize(
+        [extension(m) for m in MODULES],
+        include_path=["src"],
+        compiler_directives=DIRECTIVES,
+        build_dir="build/cython-checked" if CHECKED else "build/cython",
+    ),
+)

@@ -1,0 +1,32 @@
+"""ludens: exact, fast rules engines for abstract strategy games.
+
+    >>> import ludens
+    >>> game = ludens.load("hex", size=11)
+    >>> state = game.new_initial_state()
+    >>> state.apply("f6")
+    >>> ludens.simulate(game, 1000, seed=1).summary()       # doctest: +SKIP
+"""
+
+from ludens._board import Board
+from ludens._registry import games, load
+from ludens._simulate import Rng
+from ludens._state import Game, State
+from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError
+from ludens.simulation import SimulationResult, simulate
+
+__version__ = "0.1.0"
+
+__all__ = [
+    "Board",
+    "Game",
+    "IllegalActionError",
+    "LudensError",
+    "NotationError",
+    "ParameterError",
+    "Rng",
+    "SimulationResult",
+    "State",
+    "games",
+    "load",
+    "simulate",
+]

@@ -1,0 +1,121 @@
+# cython: language_level=3
+"""The contract between the generic engine and each game's rules.
+
+A game is a C state machine over integer actions.  Its whole state is one
+fixed-size struct (the *core*) whose first member is a ``Header``; copying the
+core with memcpy copies the position.  Read-only per-game data (board
+geometry, Zobrist keys, parameters) lives in a *geom* struct owned by the
+``Game`` object.  The game fills a ``Rules`` table of ``nogil`` functions over
+(core, geom); everything else -- history, undo, clone, notation, turns,
+serialisation, playouts -- is generic and lives in ``State``/``Game`` and
+``ludens._simulate``.
+
+Conventions every game keeps:
+
+* ``Header.to_move`` is the *colour* to move (0, 1, ...), -1 once the game is
+  over.  Seats (the API's "players") differ from colours only after a pie
+  swap: with two players, seat = colour ^ ``Header.swapped``.
+* ``Header.turn_plies`` counts the actions already taken in the current turn;
+  the game resets it to 0 when a turn is complete.  That is the only signal
+  the engine uses to cut the history into turns.
+* ``Header.hash`` is kept incrementally and covers everything that decides
+  the future of the game: the position, the colour to move, the seat swap and
+  any within-turn bookkeeping.  ``Rules.hash_full`` recomputes it from
+  scratch (tests compare the two).
+* ``legal`` writes the legal actions in increasing order.  A random playout
+  draws ``rng_below(rng, n)`` over that list at every decision; a game's own
+  ``playout`` must make the same draws so that results never depend on which
+  code path ran.
+"""
+
+from libc.stdint cimport int32_t, int64_t, uint64_t
+
+from ludens._board cimport Board
+from ludens._rng cimport Rng
+
+ctypedef struct Header:
+    uint64_t hash
+    int32_t to_move       # colour to move, -1 when the game is over
+    int32_t turn_plies    # actions taken so far in the current turn
+    int32_t swapped       # 1 after a pie swap
+    int32_t _reserved
+
+ctypedef struct PlayoutStats:
+    int64_t legal_sum     # sum over decisions of the number of legal actions
+    int32_t plies         # atomic actions applied
+    int32_t turns         # turns completed
+    int32_t decisions     # legal-action draws made (= plies)
+    int32_t truncated     # stopped by max_plies before the end
+    int32_t stuck         # no legal action in a live position (a rules bug)
+
+ctypedef int32_t (*legal_fn)(const void* core, const void* geom, int32_t* out) noexcept nogil
+ctypedef bint (*is_legal_fn)(const void* core, const void* geom, int32_t action) noexcept nogil
+ctypedef void (*apply_fn)(void* core, const void* geom, int32_t action) noexcept nogil
+ctypedef void (*values_fn)(const void* core, const void* geom, double* out) noexcept nogil
+ctypedef uint64_t (*hash_fn)(const void* core, const void* geom) noexcept nogil
+ctypedef void (*observe_fn)(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil
+ctypedef void (*after_turn_fn)(void* core, const void* geom, const uint64_t* turn_hashes,
+                               int32_t count) noexcept nogil
+ctypedef void (*playout_fn)(void* core, const void* geom, Rng* rng, int32_t max_plies,
+                            int32_t* buf, PlayoutStats* st) noexcept nogil
+
+ctypedef struct Rules:
+    size_t core_size
+    legal_fn legal             # sorted legal actions into out (capacity num_actions); returns count
+    is_legal_fn is_legal       # one action, without generating the list
+    apply_fn apply             # a legal action (never called with an illegal one)
+    values_fn returns          # per colour, at the end of the game
+    values_fn scores           # per colour, at any time
+    hash_fn hash_full          # Header.hash recomputed from scratch
+    observe_fn observe         # planes for ``colour``, into zeroed memory of the observation shape
+    after_turn_fn after_turn   # optional: sees the hashes before every turn so far (repetition rules)
+    playout_fn playout         # optional: a faster random playout with the generic one's draws
+
+
+cdef class Game:
+    cdef readonly str name
+    cdef readonly int num_players
+    cdef readonly int num_actions
+    cdef readonly Board board
+    cdef readonly int default_max_plies
+    cdef readonly tuple observation_shape
+    cdef const Rules* rules
+    cdef const void* geom
+    cdef bytes _initial                 # the core of the initial state
+    cdef dict _params
+    cdef tuple _action_names            # context-free strings of the actions
+    cdef dict _action_index
+    cdef int32_t _pass_action           # the action a lone "pass" means, or -1
+    cdef int32_t _end_action            # the action that closes a turn early, or -1
+    cdef int32_t* _scratch              # num_actions ints, used with the GIL held
+    cdef object _state_type
+
+    cdef void _set_rules(self, const Rules* rules, const void* geom, bytes initial,
+                         tuple action_names, int32_t pass_action, int32_t end_action) except *
+    cpdef State new_initial_state(self)
+
+
+cdef class State:
+    cdef readonly Game game
+    cdef const Rules* rules
+    cdef const void* geom
+    cdef void* core
+    cdef bytes _root               # the core this state's history starts from
+    cdef object _root_position     # the position dict it was set up from, or None
+    cdef int32_t* _hist            # actions applied since the root
+    cdef int32_t _nhist
+    cdef int32_t _hcap
+    cdef int32_t* _turn_end        # _turn_end[k]: len(history) when turn k ended
+    cdef uint64_t* _turn_hash      # _turn_hash[k]: Header.hash before turn k (k = 0: the root)
+    cdef int32_t _nturns
+    cdef int32_t _tcap
+
+    cdef void _start(self, Game game, bytes root) except *
+    cdef void _advance(self, int32_t action) noexcept
+    cdef int _push(self, int32_t action) except -1
+    cdef int _rebuild(self, int32_t nplies) except -1
+    cdef int32_t _check_action(self, object action) except -1
+    cdef _by_seat(self, values_fn fn)
+    cdef State _replayer(self)
+    cdef inline Header* hdr(self) noexcept:
+        return <Header*>self.core

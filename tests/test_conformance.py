@@ -1,0 +1,289 @@
+"""The conformance suite: every registered game, random games, every generic promise.
+
+A new game gets all of this by registering itself; ``CASES`` may list smaller
+boards so that the 200+ random games per game stay quick.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import pickle
+
+import numpy as np
+import pytest
+from support import assert_same_state
+
+import ludens
+
+# (params, number of random games); at least 200 games per game in all.
+CASES: dict[str, list[tuple[dict, int]]] = {
+    "hex": [({}, 40), ({"size": 5}, 100), ({"size": 3, "swap": False}, 40), ({"size": 1}, 20)],
+    "hox": [({}, 40), ({"size": 5}, 100), ({"size": 2}, 40), ({"size": 4, "swap": False}, 20)],
+}
+
+
+def _cases():
+    for name in ludens.games():
+        for params, count in CASES.get(name, [({}, 200)]):
+            label = name + "".join(f"-{k}{v}" for k, v in params.items())
+            yield pytest.param(name, params, count, id=label)
+
+
+def test_every_game_has_enough_random_games():
+    for name in ludens.games():
+        assert sum(c for _, c in CASES.get(name, [({}, 200)])) >= 200, name
+
+
+def _check_position(state: ludens.State, turn_player: int | None) -> None:
+    acts = state.legal_actions()
+    assert acts.dtype == np.int32
+    assert np.all(np.diff(acts) > 0), "legal actions sorted and distinct"
+    mask = state.legal_action_mask()
+    assert mask.dtype == np.bool_ and mask.shape == (state.game.num_actions,)
+    assert np.array_equal(np.flatnonzero(mask), acts)
+    assert state.hash == state._hash_from_scratch()
+    if state.is_terminal():
+        assert len(acts) == 0 and state.current_player == -1
+        return
+    assert len(acts) > 0, "no legal action in a live position (dead end)"
+    assert 0 <= state.current_player < state.game.num_players
+    if turn_player is not None:
+        assert state.current_player == turn_player, "the player changed in the middle of a turn"
+    assert all(state.is_legal(a) for a in acts[:5])
+
+
+def _check_illegal_leaves_state(state: ludens.State, rng: ludens.Rng) -> None:
+    before = state._core_bytes()
+    legal = set(state.legal_actions().tolist())
+    illegal = [a for a in range(state.game.num_actions) if a not in legal]
+    if illegal:
+        a = illegal[rng.below(len(illegal))]
+        assert not state.is_legal(a)
+        with pytest.raises(ludens.IllegalActionError):
+            state.apply_action(a)
+    for bad in (-1, state.game.num_actions):
+        with pytest.raises(ludens.IllegalActionError):
+            state.apply_action(bad)
+    assert state._core_bytes() == before
+
+
+def _check_round_trips(state: ludens.State) -> None:
+    assert_same_state(state.clone(), state)
+    assert_same_state(state.game.deserialize_state(state.serialize()), state)
+    assert_same_state(pickle.loads(pickle.dumps(state)), state)
+    position = state.to_json()
+    assert json.loads(json.dumps(position)) == position
+    assert position["game"] == state.game.name and position["to_move"] == state.current_player
+    if state.turn_plies == 0:
+        try:
+            again = state.game.new_state(position)
+        except NotImplementedError:
+            return
+        assert again.to_json() == position
+        assert again.hash == state.hash
+        assert again.legal_actions().tolist() == state.legal_actions().tolist()
+
+
+def _check_result(state: ludens.State) -> None:
+    r = state.returns()
+    assert r.shape == (state.game.num_players,)
+    assert set(r.tolist()) <= {-1.0, 0.0, 1.0}
+    winners = [p for p in range(len(r)) if r[p] == 1]
+    assert len(winners) <= 1
+    if not winners:
+        assert r.max() <= 0
+    s = state.scores()
+    assert s.shape == r.shape
+    if state.game.SCORES_DECIDE:
+        for p, q in itertools.permutations(range(len(r)), 2):
+            if s[p] > s[q]:
+                assert r[p] > r[q], f"score {s} but returns {r}"
+
+
+@pytest.mark.parametrize("name,params,count", list(_cases()))
+def test_random_games(name, params, count):
+    game = ludens.load(name, **params)
+    for g in range(count):
+        rng = ludens.Rng(2024, g)
+        state = game.new_initial_state()
+        boundaries = [state.clone()]          # the state after every completed turn
+        turn_player = None
+        while True:
+            _check_position(state, turn_player)
+            if state.ply % 7 == 3:
+                _check_illegal_leaves_state(state, rng)
+            if state.ply % 11 == 5:
+                _check_round_trips(state)
+            if state.is_terminal():
+                break
+            turn_player = state.current_player
+            acts = state.legal_actions()
+            a = acts[rng.below(len(acts))]
+            if state.ply % 13 == 1:
+                before = state.clone()
+                state.apply_action(a)
+                assert state.undo_action() == a
+                assert_same_state(state, before)
+            state.apply_action(a)
+            if state.turn_plies == 0:
+                boundaries.append(state.clone())
+                turn_player = None
+        _check_result(state)
+        _check_round_trips(state)
+
+        # Notation: every recorded turn string replays to the same states.
+        turns = state.turns
+        assert len(turns) == len(boundaries) - 1
+        replay = game.new_initial_state()
+        for text, expect in zip(turns, boundaries[1:]):
+            replay.apply(text)
+            assert_same_state(replay, expect)
+
+        # Undo walks all the way back.
+        back = state.clone()
+        for k in range(len(state.history) - 1, -1, -max(1, len(state.history) // 5)):
+            while back.ply > k:
+                back.undo_action()
+            assert back.hash == back._hash_from_scratch()
+        while back.ply:
+            back.undo_action()
+        assert_same_state(back, game.new_initial_state())
+
+
+@pytest.mark.parametrize("name,params,count", list(_cases()))
+def test_simulate_matches_python_loop(name, params, count):
+    game = ludens.load(name, **params)
+    n = 12
+    for max_plies in (None, 7):
+        res = ludens.simulate(game, n, seed=99, threads=1, max_plies=max_plies)
+        limit = game.default_max_plies if max_plies is None else max_plies
+        for i in range(n):
+            rng = ludens.Rng(99, i)
+            state = game.new_initial_state()
+            legal_sum = 0
+            while not state.is_terminal() and state.ply < limit:
+                acts = state.legal_actions()
+                legal_sum += len(acts)
+                state.apply_action(acts[rng.below(len(acts))])
+            assert res.plies[i] == state.ply
+            assert res.turns[i] == len(state.turns)
+            assert res.legal_sum[i] == legal_sum
+            assert res.truncated[i] == (not state.is_terminal())
+            assert np.array_equal(res.scores[i], state.scores())
+            if state.is_terminal():
+                assert np.array_equal(res.returns[i], state.returns())
+                r = state.returns()
+                best = [p for p in range(len(r)) if r[p] == r.max()]
+                assert res.winner[i] == (best[0] if len(best) == 1 else -1)
+            else:
+                assert res.winner[i] == -1 and not res.returns[i].any()
+
+
+@pytest.mark.parametrize("name,params,count", list(_cases()))
+def test_simulate_from_a_state_matches_python_loop(name, params, count):
+    game = ludens.load(name, **params)
+    start = game.new_initial_state()
+    rng = ludens.Rng(5)
+    for _ in range(3):
+        if start.is_terminal():
+            return
+        acts = start.legal_actions()
+        start.apply_action(acts[rng.below(len(acts))])
+    if start.is_terminal():
+        return
+    res = ludens.simulate(start, 5, seed=3, threads=1)
+    for i in range(5):
+        rng = ludens.Rng(3, i)
+        state = start.clone()
+        while not state.is_terminal() and state.ply - start.ply < game.default_max_plies:
+            acts = state.legal_actions()
+            state.apply_action(acts[rng.below(len(acts))])
+        assert res.plies[i] == state.ply - start.ply
+        assert np.array_equal(res.scores[i], state.scores())
+
+
+@pytest.mark.parametrize("name,params,count", list(_cases()))
+def test_legal_turns_are_distinct_and_apply(name, params, count):
+    game = ludens.load(name, **params)
+    for g in range(6):
+        rng = ludens.Rng(77, g)
+        state = game.new_initial_state()
+        checked = 0
+        while not state.is_terminal() and checked < 4:
+            if state.turn_plies == 0 and rng.below(3) == 0:
+                turns = list(itertools.islice(state.legal_turns(), 500))
+                assert turns, "a live position has legal turns"
+                hashes = set()
+                for t in turns:
+                    after = state.clone()
+                    after.apply(t)
+                    assert after.turns[-1] == t, "legal_turns strings are canonical"
+                    hashes.add(after.hash)
+                assert len(hashes) == len(turns), "each turn yielded once"
+                if len(turns) < 500:
+                    assert state.count_legal_turns() == len(turns)
+                checked += 1
+            acts = state.legal_actions()
+            state.apply_action(acts[rng.below(len(acts))])
+
+
+@pytest.mark.parametrize("name", list(ludens.games()))
+def test_bad_input_is_rejected_cleanly(name):
+    game = ludens.load(name)
+    state = game.new_initial_state()
+    before = state._core_bytes()
+    for text in ("", ",", "zz99", "a1,,b2", "!!", "a0", "swapp"):
+        with pytest.raises(ludens.LudensError):
+            state.apply(text)
+        assert state._core_bytes() == before and state.ply == 0
+    for bad in ("x", 1.5, None, 10**12):
+        with pytest.raises(ludens.IllegalActionError):
+            state.apply_action(bad)
+    with pytest.raises(ludens.NotationError):
+        state.string_to_action("no-such-move")
+    with pytest.raises(ludens.ParameterError):
+        ludens.load(name, no_such_parameter=1)
+    with pytest.raises(ludens.IllegalActionError):
+        state.undo_action()
+    assert state._core_bytes() == before
+
+
+def test_unknown_game():
+    with pytest.raises(ludens.ParameterError, match="unknown game"):
+        ludens.load("chess")
+
+
+@pytest.mark.parametrize("name", list(ludens.games()))
+def test_observation_tensor(name):
+    game = ludens.load(name)
+    state = game.new_initial_state()
+    rng = ludens.Rng(1)
+    for _ in range(6):
+        if state.is_terminal():
+            break
+        acts = state.legal_actions()
+        state.apply_action(acts[rng.below(len(acts))])
+    obs = state.observation_tensor()
+    assert obs.dtype == np.float32 and obs.shape == game.observation_shape
+    out = np.full(game.observation_shape, 7, dtype=np.float32)
+    assert state.observation_tensor(out=out) is out
+    assert np.array_equal(out, obs)
+    for p in range(game.num_players):
+        assert state.observation_tensor(p).shape == game.observation_shape
+    with pytest.raises(ValueError):
+        state.observation_tensor(out=np.zeros(3, dtype=np.float32))
+    with pytest.raises(ValueError):
+        state.observation_tensor(game.num_players)
+
+
+@pytest.mark.parametrize("name", list(ludens.games()))
+def test_games_listing_and_str(name):
+    spec = ludens.games()[name]
+    game = ludens.load(name)
+    assert set(spec["params"]) == set(game.params)
+    for key, p in spec["params"].items():
+        assert game.params[key] == p["default"]
+    text = str(game.new_initial_state())
+    assert name in text.splitlines()[0]
+    assert pickle.loads(pickle.dumps(game)) == game
