@@ -10,8 +10,9 @@ way to branch, as in any search.
 cimport numpy as cnp
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.number cimport PyNumber_Index
+from cpython.ref cimport Py_DECREF
 from libc.stdint cimport int32_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
+from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memset
 
 import json
@@ -98,7 +99,7 @@ cdef class Game:
         return dict(self._params)
 
     cpdef State new_initial_state(self):
-        cdef State s = self._state_type.__new__(self._state_type)
+        cdef State s = _new_state(self._state_type)
         s._start(self, self._initial)
         return s
 
@@ -109,7 +110,7 @@ cdef class Game:
         its own extra fields).  The new state's history starts there.
         """
         root = self._core_from_position(position)
-        cdef State s = self._state_type.__new__(self._state_type)
+        cdef State s = _new_state(self._state_type)
         s._start(self, root)
         s._root_position = json.loads(json.dumps(position))
         return s
@@ -179,12 +180,10 @@ cdef class State:
         self._turn_end = NULL
         self._turn_hash = NULL
         self._nhist = self._hcap = self._nturns = self._tcap = 0
+        self.rules = NULL
 
     def __dealloc__(self):
-        free(self.core)
-        free(self._hist)
-        free(self._turn_end)
-        free(self._turn_hash)
+        free(self.core)         # the one block holding the core and the history arrays
 
     def __init__(self, *args, **kwargs):
         raise TypeError("create states with game.new_initial_state()")
@@ -195,14 +194,7 @@ cdef class State:
         self.geom = game.geom
         self._root = root
         self._root_position = None
-        self.core = malloc(game.rules.core_size)
-        self._hcap = _INITIAL_CAPACITY
-        self._hist = <int32_t*>malloc(sizeof(int32_t) * self._hcap)
-        self._tcap = self._hcap + 1
-        self._turn_end = <int32_t*>malloc(sizeof(int32_t) * self._tcap)
-        self._turn_hash = <uint64_t*>malloc(sizeof(uint64_t) * self._tcap)
-        if self.core == NULL or self._hist == NULL or self._turn_end == NULL or self._turn_hash == NULL:
-            raise MemoryError()
+        _allocate(self, _INITIAL_CAPACITY)
         memcpy(self.core, PyBytes_AS_STRING(root), game.rules.core_size)
         self._nhist = 0
         self._nturns = 0
@@ -224,15 +216,15 @@ cdef class State:
                 self.rules.after_turn(self.core, self.geom, self._turn_hash, self._nturns + 1)
 
     cdef int _push(self, int32_t action) except -1:
-        cdef int32_t cap
+        cdef void* old
+        cdef int32_t* hist
+        cdef int32_t* turn_end
+        cdef uint64_t* turn_hash
         if self._nhist == self._hcap:
-            cap = self._hcap * 2
-            if not _grow(<void**>&self._hist, cap * sizeof(int32_t)) \
-                    or not _grow(<void**>&self._turn_end, (cap + 1) * sizeof(int32_t)) \
-                    or not _grow(<void**>&self._turn_hash, (cap + 1) * sizeof(uint64_t)):
-                raise MemoryError()
-            self._hcap = cap
-            self._tcap = cap + 1
+            old, hist, turn_end, turn_hash = self.core, self._hist, self._turn_end, self._turn_hash
+            _allocate(self, self._hcap * 2)
+            _copy_contents(self, old, hist, turn_end, turn_hash)
+            free(old)
         self._advance(action)
         return 0
 
@@ -327,27 +319,17 @@ cdef class State:
 
     def clone(self):
         """An independent copy (the position and its history)."""
-        cdef State s = self.game._state_type.__new__(self.game._state_type)
+        cdef State s = _new_state(self.game._state_type)
         cdef Game game = self.game
         s.game = game
         s.rules = self.rules
         s.geom = self.geom
         s._root = self._root
         s._root_position = self._root_position
-        s.core = malloc(self.rules.core_size)
-        s._hcap = self._hcap
-        s._tcap = self._tcap
-        s._hist = <int32_t*>malloc(sizeof(int32_t) * self._hcap)
-        s._turn_end = <int32_t*>malloc(sizeof(int32_t) * self._tcap)
-        s._turn_hash = <uint64_t*>malloc(sizeof(uint64_t) * self._tcap)
-        if s.core == NULL or s._hist == NULL or s._turn_end == NULL or s._turn_hash == NULL:
-            raise MemoryError()
-        memcpy(s.core, self.core, self.rules.core_size)
-        memcpy(s._hist, self._hist, sizeof(int32_t) * self._nhist)
-        memcpy(s._turn_end, self._turn_end, sizeof(int32_t) * self._nturns)
-        memcpy(s._turn_hash, self._turn_hash, sizeof(uint64_t) * (self._nturns + 1))
         s._nhist = self._nhist
         s._nturns = self._nturns
+        _allocate(s, self._hcap)
+        _copy_contents(s, self.core, self._hist, self._turn_end, self._turn_hash)
         return s
 
     def __copy__(self):
@@ -422,7 +404,7 @@ cdef class State:
         return out
 
     cdef State _replayer(self):
-        cdef State s = self.game._state_type.__new__(self.game._state_type)
+        cdef State s = _new_state(self.game._state_type)
         s._start(self.game, self._root)
         return s
 
@@ -483,7 +465,8 @@ cdef class State:
                 except IllegalActionError as e:
                     raise IllegalActionError(f"{move!r}: {e}") from None
                 except NotationError as e:
-                    raise NotationError(f"{move!r} (player {player}): {e}") from None
+                    where = f"{move!r} (player {player})" if len(parts) > 1 else f"player {player}"
+                    raise NotationError(f"{where}: {e}") from None
                 self._push(a)
             if self._nturns == nturns:
                 end = self.game._end_action
@@ -614,9 +597,52 @@ def format_turn(parts):
     return ",".join(parts[:n]) if n else "pass"
 
 
-cdef bint _grow(void** ptr, size_t size) noexcept:
-    cdef void* p = realloc(ptr[0], size)
-    if p == NULL:
-        return False
-    ptr[0] = p
-    return True
+cdef inline size_t _align8(size_t n) noexcept nogil:
+    return (n + 7) & ~(<size_t>7)
+
+
+cdef int _allocate(State s, int32_t cap) except -1:
+    """Give ``s`` one block for its core and history arrays of capacity ``cap``
+    (one malloc keeps clone() cheap); the contents are left to the caller."""
+    cdef size_t core = _align8(s.rules.core_size)
+    cdef size_t hist = _align8(sizeof(int32_t) * cap)
+    cdef size_t ends = _align8(sizeof(int32_t) * (cap + 1))
+    cdef char* block = <char*>malloc(core + hist + ends + sizeof(uint64_t) * (cap + 1))
+    if block == NULL:
+        raise MemoryError()
+    s.core = block
+    s._hist = <int32_t*>(block + core)
+    s._turn_end = <int32_t*>(block + core + hist)
+    s._turn_hash = <uint64_t*>(block + core + hist + ends)
+    s._hcap = cap
+    s._tcap = cap + 1
+    return 0
+
+
+cdef void _copy_contents(State s, const void* core, const int32_t* hist, const int32_t* turn_end,
+                         const uint64_t* turn_hash) noexcept:
+    """Fill ``s``'s block from another state's arrays (its _nhist and _nturns are set)."""
+    memcpy(s.core, core, s.rules.core_size)
+    memcpy(s._hist, hist, sizeof(int32_t) * s._nhist)
+    memcpy(s._turn_end, turn_end, sizeof(int32_t) * s._nturns)
+    memcpy(s._turn_hash, turn_hash, sizeof(uint64_t) * (s._nturns + 1))
+
+
+cdef extern from "Python.h":
+    ctypedef struct PyTypeObject:
+        PyObject* (*tp_new)(PyTypeObject*, PyObject*, PyObject*)
+    ctypedef struct PyObject
+
+
+cdef tuple _NO_ARGS = ()
+
+
+cdef inline State _new_state(type cls):
+    """An empty instance of a State subclass, through its tp_new slot directly
+    (``cls.__new__(cls)`` goes through a Python-level call; clone() is hot)."""
+    cdef PyObject* obj = (<PyTypeObject*>cls).tp_new(<PyTypeObject*>cls, <PyObject*>_NO_ARGS, NULL)
+    if obj == NULL:
+        raise MemoryError()
+    cdef State s = <State>obj       # takes a second reference ...
+    Py_DECREF(s)                    # ... so drop the one tp_new returned
+    return s

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
-import json
 import os
 from pathlib import Path
 from typing import Callable, Iterator, Optional
@@ -11,6 +9,7 @@ from typing import Callable, Iterator, Optional
 import pytest
 
 import ludens
+from ludens import records
 
 
 def reference_dir() -> Optional[Path]:
@@ -34,41 +33,28 @@ def reference_files(pattern: str) -> list[Path]:
 
 
 def read_records(path: Path) -> list[dict]:
-    with gzip.open(path, "rt") as f:
-        return [json.loads(line) for line in f if line.strip()]
+    return list(records.read(path))
 
 
 def replay_record(record: dict, params: dict, check_extra: Optional[Callable[[ludens.State, dict], None]] = None,
                   check_terminal: bool = True) -> ludens.State:
     """Replay one reference record turn by turn, comparing every position.
 
-    ``params`` are the ``ludens.load`` parameters the record implies;
-    ``check_extra(state, record_state)`` compares game-specific fields.
+    ``ludens.records.replay`` compares the board, the player to move, every
+    field the record and ``to_json()`` share, and the result;
+    ``check_extra(state, record_state)`` adds game-specific checks after each
+    turn; ``check_terminal=False`` skips the end-of-game comparison.
     """
-    game = ludens.load(record["game"], **params)
-    state = game.new_initial_state()
-    assert state.to_json()["board"] == record["initial"]["board"], "initial position"
-    for i, (move, expect) in enumerate(zip(record["moves"], record["states"])):
-        where = f"seed {record.get('seed')} turn {i} {move!r}"
-        state.apply(move)
-        got = state.to_json()
-        if got["board"] != expect["board"]:
-            diff = {k: (got["board"].get(k), expect["board"].get(k))
-                    for k in set(got["board"]) | set(expect["board"]) if got["board"].get(k) != expect["board"].get(k)}
-            raise AssertionError(f"{where}: board differs (ours, reference): {diff}")
-        if not state.is_terminal():
-            assert state.current_player == expect["to_move"] - 1, f"{where}: player to move"
-        if check_extra is not None:
+    rec = record if check_terminal else {**record, "result": {}}
+    result = records.replay(rec, params)
+    assert result.ok, f"seed {record.get('seed')}: " + "; ".join(result.mismatches[:3])
+    assert result.turns == len(record["moves"])
+    if check_extra is not None:
+        state = ludens.load(record["game"], **params).new_initial_state()
+        for move, expect in zip(record["moves"], record["states"]):
+            state.apply(move)
             check_extra(state, expect)
-    result = record["result"]
-    if check_terminal:
-        assert state.is_terminal() == bool(result["gameover"]), "game over flag"
-        if result["gameover"]:
-            winners = sorted(w - 1 for w in result["winner"])
-            r = state.returns()
-            best = sorted(p for p in range(len(r)) if r[p] == max(r))
-            assert best == winners, f"winners {best}, reference {winners}"
-    return state
+    return result.state
 
 
 def random_states(game: ludens.Game, rng, max_plies: int = 10_000) -> Iterator[ludens.State]:

@@ -77,11 +77,10 @@ class Param:
             raise ParameterError(f"{game}: parameter {self.name!r} must be true or false, not {text!r}")
         if self.kind is int:
             try:
-                return self.check(int(t), game)
+                value = int(t)
             except ValueError:
                 raise ParameterError(f"{game}: parameter {self.name!r} must be an integer, not {text!r}") from None
-        if self.kind is str:
-            return self.check(t, game)
+            return self.check(value, game)
         return self.check(t, game)
 
     def range_text(self) -> str:

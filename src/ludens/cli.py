@@ -1,0 +1,331 @@
+"""The ``ludens`` command line (also ``python -m ludens``).
+
+    ludens list
+    ludens simulate GAME [-p key=value[,value...] ...] -n N [--seed S] [--threads T]
+                         [--max-plies M] [--csv FILE] [--json]
+    ludens play GAME [-p ...] [--vs random|human] [--seat 0|1] [--seed S]
+    ludens replay FILE.jsonl[.gz]
+    ludens bench [GAME ...]
+
+Bad arguments exit with status 2 and a one-line message.
+"""
+
+from __future__ import annotations
+
+import argparse
+import itertools
+import json
+import sys
+from typing import Any, Optional, Sequence, TextIO
+
+import ludens
+from ludens import benchmark, records
+from ludens._registry import game_class
+from ludens.errors import LudensError
+
+
+class UsageError(Exception):
+    """A bad command line: reported in one line, exit status 2."""
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):  # one line instead of usage + message
+        raise UsageError(f"{self.prog}: {message}")
+
+
+# -- parameters ---------------------------------------------------------------
+
+def parse_params(game: str, items: Sequence[str]) -> list[dict[str, Any]]:
+    """``-p key=value[,value...]`` items as the list of parameter combinations they sweep."""
+    try:
+        spec = {p.name: p for p in game_class(game).PARAMS}
+    except LudensError as e:
+        raise UsageError(str(e)) from None
+    axes: dict[str, list[Any]] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise UsageError(f"-p {item!r}: expected key=value")
+        if key not in spec:
+            raise UsageError(f"{game} has no parameter {key!r} (parameters: {', '.join(spec) or 'none'})")
+        if key in axes:
+            raise UsageError(f"parameter {key!r} given twice")
+        # Values of structured parameters (kind object) may contain commas themselves.
+        texts = text.split(",") if spec[key].kind is not object else [text]
+        try:
+            axes[key] = [spec[key].parse(v, game) for v in texts]
+        except LudensError as e:
+            raise UsageError(str(e)) from None
+    keys = list(axes)
+    return [dict(zip(keys, combo)) for combo in itertools.product(*axes.values())] or [{}]
+
+
+def _load(game: str, params: dict[str, Any]) -> ludens.Game:
+    try:
+        return ludens.load(game, **params)
+    except LudensError as e:
+        raise UsageError(str(e)) from None
+
+
+# -- list ---------------------------------------------------------------------
+
+def cmd_list(args, out: TextIO) -> int:
+    for name, info in ludens.games().items():
+        print(f"{name}  ({info['title']})", file=out)
+        for key, p in info["params"].items():
+            extra = ""
+            if "range" in p:
+                lo, hi = p["range"]
+                extra = f", {lo if lo is not None else ''}..{hi if hi is not None else ''}"
+            if "choices" in p:
+                extra = ", one of " + "/".join(map(str, p["choices"]))
+            print(f"    {key} = {p['default']!r}  ({p['type']}{extra}) {p['doc']}", file=out)
+    return 0
+
+
+# -- simulate -----------------------------------------------------------------
+
+def cmd_simulate(args, out: TextIO) -> int:
+    combos = parse_params(args.game, args.param)
+    if args.n < 0:
+        raise UsageError("-n must be non-negative")
+    if args.threads is not None and args.threads < 1:
+        raise UsageError("--threads must be at least 1")
+    if args.max_plies is not None and args.max_plies < 0:
+        raise UsageError("--max-plies must be non-negative")
+    results = []
+    for params in combos:
+        game = _load(args.game, params)
+        res = ludens.simulate(game, args.n, seed=args.seed, threads=args.threads, max_plies=args.max_plies,
+                              progress=not args.no_progress and not args.json)
+        results.append((params, res))
+    if args.csv:
+        _write_csv(args.csv, results)
+    if args.json:
+        json.dump([res.summary() for _, res in results], out, indent=2)
+        print(file=out)
+    elif len(results) == 1:
+        print(results[0][1].report(), file=out)
+    else:
+        print(_sweep_table(results), file=out)
+    return 0
+
+
+def _write_csv(path: str, results) -> None:
+    import csv
+    with open(path, "w", newline="") as f:
+        w = None
+        for params, res in results:
+            cols = res._columns()
+            if w is None:
+                w = csv.writer(f)
+                w.writerow(list(params) + list(cols))
+            for row in zip(*(c.tolist() for c in cols.values())):
+                w.writerow(list(params.values()) + list(row))
+
+
+def _sweep_table(results) -> str:
+    keys = list(results[0][0])
+    players = results[0][1].num_players
+    head = keys + ["games"] + [f"p{p} win% (95% CI)" for p in range(players)] + \
+        ["draw%", "trunc", "plies", "branch", "playouts/s"]
+    rows = []
+    for params, res in results:
+        s = res.summary()
+        cells = [str(params[k]) for k in keys] + [str(s["games"])]
+        for w in s["wins"]:
+            lo, hi = w["ci95"]
+            cells.append(f"{100 * w['rate']:.1f} ({100 * lo:.1f}-{100 * hi:.1f})")
+        cells += [f"{100 * s['draws']['rate']:.1f}", str(s["truncated"]), f"{s['plies']['mean']:.1f}",
+                  f"{s['branching']:.1f}", f"{s['playouts_per_second']:,.0f}"]
+        rows.append(cells)
+    widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
+    line = lambda r: "  ".join(c.rjust(w) for c, w in zip(r, widths))
+    game = results[0][1].game
+    return "\n".join([f"{game}: {results[0][1].n} games per row, seed {results[0][1].seed}",
+                      line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+# -- play ---------------------------------------------------------------------
+
+_PLAY_HELP = """Enter a whole turn in the game's notation (e.g. a cell name, or parts joined by commas).
+Commands: moves (the legal turns), undo (take back your last turn), help, quit."""
+
+
+def cmd_play(args, out: TextIO, inp: TextIO) -> int:
+    combos = parse_params(args.game, args.param)
+    if len(combos) != 1:
+        raise UsageError("play takes one value per parameter")
+    game = _load(args.game, combos[0])
+    if args.seat is not None and not 0 <= args.seat < game.num_players:
+        raise UsageError(f"--seat must be in 0..{game.num_players - 1}")
+    rng = ludens.Rng(args.seed)
+    state = game.new_initial_state()
+    starts: list[int] = []                    # ply at which each turn started
+    human = (lambda p: True) if args.vs == "human" else (lambda p: p == (args.seat or 0))
+    print(f"{game!r}: you are {'every player' if args.vs == 'human' else f'player {args.seat or 0}'}. "
+          f"Type 'help' for commands.", file=out)
+    while not state.is_terminal():
+        player = state.current_player
+        if not human(player):
+            starts.append(state.ply)
+            while True:     # random actions until the turn is complete
+                acts = state.legal_actions()
+                state.apply_action(acts[rng.below(len(acts))])
+                if state.turn_plies == 0:
+                    break
+            print(f"player {player} plays {state.turns[-1]}", file=out)
+            continue
+        print(state, file=out)
+        print(f"player {player}> ", end="", file=out, flush=True)
+        line = inp.readline()
+        if not line:
+            print("\n(end of input)", file=out)
+            return 0
+        cmd = line.strip()
+        if not cmd:
+            continue
+        if cmd in ("quit", "exit"):
+            return 0
+        if cmd == "help":
+            print(_PLAY_HELP, file=out)
+        elif cmd == "moves":
+            turns = list(itertools.islice(state.legal_turns(), 201))
+            more = " ..." if len(turns) > 200 else ""
+            print(f"{len(turns[:200])}{'+' if more else ''} legal turns: {' '.join(turns[:200])}{more}", file=out)
+        elif cmd == "undo":
+            # Take back back to the start of this human's previous turn.
+            while starts:
+                start = starts.pop()
+                while state.ply > start:
+                    state.undo_action()
+                if human(state.current_player):
+                    break
+            else:
+                print("nothing to undo", file=out)
+        else:
+            try:
+                ply = state.ply
+                state.apply(cmd)
+                starts.append(ply)
+            except LudensError as e:
+                print(f"illegal: {e}", file=out)
+    print(state, file=out)
+    r = state.returns()
+    best = [p for p in range(len(r)) if r[p] == r.max()]
+    print("game over: " + ("draw" if len(best) != 1 else f"player {best[0]} wins") +
+          f"; scores {state.scores().tolist()}", file=out)
+    return 0
+
+
+# -- replay -------------------------------------------------------------------
+
+def cmd_replay(args, out: TextIO) -> int:
+    try:
+        recs = list(records.read(args.file))
+    except OSError as e:
+        raise UsageError(f"cannot read {args.file}: {e.strerror or e}") from None
+    except (ValueError, EOFError) as e:
+        raise UsageError(f"{args.file} is not a JSON-lines record file: {e}") from None
+    failures = 0
+    for i, rec in enumerate(recs):
+        try:
+            res = records.replay(rec)
+        except (LudensError, KeyError, TypeError) as e:
+            print(f"game {i + 1}: cannot replay: {e}", file=out)
+            failures += 1
+            continue
+        status = "every position matches" if res.ok else "MISMATCH: " + "; ".join(res.mismatches[:2])
+        failures += not res.ok
+        print(f"game {i + 1} ({res.game}, seed {res.seed}): {res.turns} turns, {status}", file=out)
+        if not args.quiet and res.state is not None:
+            print(res.state, file=out)
+    print(f"{len(recs) - failures} of {len(recs)} games replayed exactly", file=out)
+    return 1 if failures else 0
+
+
+# -- bench --------------------------------------------------------------------
+
+def cmd_bench(args, out: TextIO) -> int:
+    names = args.games or list(ludens.games())
+    for n in names:
+        if n not in ludens.games():
+            raise UsageError(f"unknown game {n!r}; games: {', '.join(ludens.games())}")
+    print(f"{'game':<14}{'C playouts/s':>14}{'C ns/ply':>10}{'Py playouts/s':>15}{'Py ns/ply':>11}{'Py/C':>7}",
+          file=out)
+    for n in names:
+        game = ludens.load(n)
+        c = benchmark.c_playouts(game, args.seconds, threads=args.threads)
+        py = benchmark.python_loop(game, args.seconds)
+        print(f"{n:<14}{c['playouts_per_s']:>14,.0f}{c['ns_per_ply']:>10.1f}{py['playouts_per_s']:>15,.0f}"
+              f"{py['ns_per_ply']:>11.1f}{py['ns_per_ply'] / c['ns_per_ply']:>7.1f}", file=out)
+    return 0
+
+
+# -- main ---------------------------------------------------------------------
+
+def build_parser() -> argparse.ArgumentParser:
+    ap = _Parser(prog="ludens", description="Rules engines for abstract strategy games: simulate, play, replay.")
+    ap.add_argument("--version", action="version", version=f"ludens {ludens.__version__}")
+    sub = ap.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    sub.required = True
+
+    sub.add_parser("list", help="games, their parameters and defaults", description="List the games.")
+
+    def game_args(p):
+        p.add_argument("game", metavar="GAME", help="a game name (see 'ludens list')")
+        p.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
+                       help="a game parameter; simulate sweeps comma-separated values")
+
+    s = sub.add_parser("simulate", help="random playouts in C, with statistics",
+                       description="Play N uniformly random games per parameter combination.")
+    game_args(s)
+    s.add_argument("-n", type=int, default=10000, help="games per combination (default 10000)")
+    s.add_argument("--seed", type=int, default=0, help="batch seed (default 0)")
+    s.add_argument("--threads", type=int, default=None, help="threads (default: all cores)")
+    s.add_argument("--max-plies", type=int, default=None, help="cut games after this many actions")
+    s.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
+    s.add_argument("--json", action="store_true", help="print the summaries as JSON")
+    s.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    p = sub.add_parser("play", help="play in the terminal", description="Play a game in the terminal.")
+    game_args(p)
+    p.add_argument("--vs", choices=("random", "human"), default="random",
+                   help="the opponent: a random player (default) or another human at this terminal")
+    p.add_argument("--seat", type=int, default=None, help="your seat against the random player (default 0)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the random player")
+
+    r = sub.add_parser("replay", help="replay reference-format game records",
+                       description="Replay records (JSON lines, optionally gzipped) and compare every position.")
+    r.add_argument("file", metavar="FILE", help="a .jsonl or .jsonl.gz file of game records")
+    r.add_argument("-q", "--quiet", action="store_true", help="do not print the final positions")
+
+    b = sub.add_parser("bench", help="playout speed", description="Measure random-playout speed.")
+    b.add_argument("games", nargs="*", metavar="GAME", help="games to measure (default: all)")
+    b.add_argument("--seconds", type=float, default=1.0, help="time per figure (default 1)")
+    b.add_argument("--threads", type=int, default=1, help="threads for the C playouts (default 1)")
+    return ap
+
+
+def main(argv: Optional[Sequence[str]] = None, out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> int:
+    try:
+        args = build_parser().parse_args(argv)
+        if args.command == "list":
+            return cmd_list(args, out)
+        if args.command == "simulate":
+            return cmd_simulate(args, out)
+        if args.command == "play":
+            return cmd_play(args, out, inp)
+        if args.command == "replay":
+            return cmd_replay(args, out)
+        return cmd_bench(args, out)
+    except UsageError as e:
+        print(str(e) if str(e).startswith("ludens") else f"ludens: {e}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

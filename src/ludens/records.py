@@ -1,0 +1,141 @@
+"""Game records in the reference format (../shared/reference/README.md): read and replay.
+
+A record holds a game's move strings and the position after every turn, as
+recorded by another implementation.  ``replay`` plays the moves in ludens and
+compares every position: the board, the player to move, and every extra field
+the record and ``State.to_json()`` both have (Symple ``grown`` and
+``scores``, Oust ``pieces``, Wunchunk ``chunks`` and ``score_arrays``,
+Storisende ``scores``), then the result.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import os
+from dataclasses import dataclass, field
+from typing import Any, Iterator, Optional, Union
+
+from ludens._registry import load
+from ludens._state import State
+from ludens.errors import LudensError
+
+# Fields of a recorded state that describe the turn rather than the position.
+_NOT_POSITION = {"mover", "events", "board", "to_move"}
+# Records of these games end by the recording implementation's own extra rules:
+# compare positions and final scores, not whether the game is over.
+_OWN_ENDINGS = {"storisende"}
+# Games whose recorded final "scores" are ludens' scores().
+_FINAL_SCORES = {"symple", "storisende"}
+
+
+def read(path: Union[str, os.PathLike]) -> Iterator[dict]:
+    """The records of a .jsonl or .jsonl.gz file, one dict per game."""
+    opener = gzip.open if str(path).endswith(".gz") else open
+    with opener(path, "rt", encoding="utf-8") as f:
+        for line in f:
+            if line.strip():
+                yield json.loads(line)
+
+
+def record_params(record: dict) -> dict[str, Any]:
+    """The ``ludens.load`` parameters a record was played with."""
+    game = record["game"]
+    variants = record.get("variants") or []
+    if game == "hex":
+        sizes = [int(v[5:]) for v in variants if v.startswith("size-")]
+        return {"size": sizes[0] if sizes else 11}
+    if game == "symple":
+        penalties = [int(v[2:]) for v in variants if v.startswith("p-")]
+        return {"size": int(record.get("size", 19)), "penalty": penalties[0] if penalties else 8}
+    if game == "wunchunk":
+        return {"opening": "balance", "players": int(record.get("numplayers", 2))}
+    if game == "storisende":
+        return {"threefold": False}
+    return {}
+
+
+@dataclass
+class ReplayResult:
+    """How a replay went: ``ok`` when every position and the result matched."""
+
+    game: str
+    seed: Any
+    turns: int
+    state: Optional[State]
+    mismatches: list[str] = field(default_factory=list)
+
+    @property
+    def ok(self) -> bool:
+        return not self.mismatches
+
+
+def _plain(x: Any) -> Any:
+    if hasattr(x, "tolist"):
+        return x.tolist()
+    if isinstance(x, dict):
+        return {k: _plain(v) for k, v in x.items()}
+    if isinstance(x, (list, tuple)):
+        return [_plain(v) for v in x]
+    return x
+
+
+def compare_position(state: State, expect: dict) -> list[str]:
+    """The differences between ``state`` and a recorded position (empty if none)."""
+    problems = []
+    got = state.to_json()
+    if got["board"] != expect["board"]:
+        cells = sorted(set(got["board"]) | set(expect["board"]))
+        diff = {c: (got["board"].get(c), expect["board"].get(c))
+                for c in cells if got["board"].get(c) != expect["board"].get(c)}
+        problems.append(f"board differs at {len(diff)} cells (ludens, record): {dict(list(diff.items())[:6])}")
+    if "to_move" in expect and not state.is_terminal() and state.current_player != expect["to_move"] - 1:
+        problems.append(f"player to move {state.current_player}, record {expect['to_move'] - 1}")
+    for key in sorted(set(expect) - _NOT_POSITION):
+        if key in got and _plain(got[key]) != expect[key]:
+            problems.append(f"{key}: ludens {_plain(got[key])}, record {expect[key]}")
+    return problems
+
+
+def replay(record: dict, params: Optional[dict] = None, stop_at_first: bool = True) -> ReplayResult:
+    """Play a record's moves in ludens, comparing the position after every turn."""
+    name = record["game"]
+    game = load(name, **(record_params(record) if params is None else params))
+    state = game.new_initial_state()
+    result = ReplayResult(game=name, seed=record.get("seed"), turns=0, state=state)
+    initial = record.get("initial")
+    if initial is not None:
+        result.mismatches += [f"initial position: {p}" for p in compare_position(state, initial)]
+    for i, (move, expect) in enumerate(zip(record["moves"], record["states"])):
+        try:
+            state.apply(move)
+        except LudensError as e:
+            result.mismatches.append(f"turn {i + 1} {move!r}: rejected: {e}")
+            break
+        result.turns = i + 1
+        found = compare_position(state, expect)
+        result.mismatches += [f"turn {i + 1} {move!r}: {p}" for p in found]
+        if found and stop_at_first:
+            break
+    if result.ok:
+        result.mismatches += _compare_result(state, record.get("result") or {}, name)
+    return result
+
+
+def _compare_result(state: State, result: dict, name: str) -> list[str]:
+    problems = []
+    if name in _FINAL_SCORES and result.get("scores") is not None:
+        ours = [int(x) if float(x).is_integer() else float(x) for x in state.scores()]
+        if ours != result["scores"]:
+            problems.append(f"final scores {ours}, record {result['scores']}")
+    if name in _OWN_ENDINGS or "gameover" not in result:
+        return problems
+    if state.is_terminal() != bool(result["gameover"]):
+        problems.append(f"game over: ludens {state.is_terminal()}, record {bool(result['gameover'])}")
+    elif result["gameover"]:
+        r = state.returns()
+        best = sorted(p for p in range(len(r)) if r[p] == r.max())
+        expect = sorted(w - 1 for w in result.get("winner") or [])
+        if best != expect:
+            problems.append(f"winners (0-based) ludens {best}, record {expect}")
+    return problems
