@@ -47,6 +47,8 @@ def extension(name):
 
 
 setup(
+    # A checked build keeps its objects apart, so it can never pass for an optimised one.
+    options={"build": {"build_base": "build/checked"}} if CHECKED else {},
     ext_modules=cythonize(
         [extension(m) for m in MODULES],
         include_path=["src"],
