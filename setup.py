@@ -1,7 +1,8 @@
 """Build of the compiled modules.  MODULES is the one list of extensions:
 pyx/<name>.pyx is compiled as ludens.<name>, with its public .pxd (if any)
-in src/ludens/.  LUDENS_CHECKED=1 builds with bounds and wraparound checks
-and C assertions on (a CI step runs the suite against such a build)."""
+in src/ludens/.  LUDENS_CHECKED=1 builds with Cython's bounds and wraparound
+checks, C assertions and trapping undefined-behaviour checks on (a CI step
+runs the suite against such a build)."""
 
 import os
 import sys
@@ -31,7 +32,10 @@ DIRECTIVES = {
 if sys.platform == "win32":
     COMPILE_ARGS = ["/O2"]
 elif CHECKED:
-    COMPILE_ARGS = ["-O1", "-UNDEBUG", "-fno-omit-frame-pointer"]
+    # Undefined behaviour, including out-of-bounds indexing of the fixed-size
+    # arrays in the game structs, traps at once (no sanitizer runtime needed).
+    COMPILE_ARGS = ["-O1", "-UNDEBUG", "-fno-omit-frame-pointer", "-fsanitize=undefined",
+                    "-fsanitize-undefined-trap-on-error"]
 else:
     COMPILE_ARGS = ["-O3"]
 
