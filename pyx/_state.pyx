@@ -463,6 +463,8 @@ cdef class State:
                 try:
                     a = self._check_action(self.string_to_action(part))
                 except IllegalActionError as e:
+                    if len(parts) == 1:
+                        raise
                     raise IllegalActionError(f"{move!r}: {e}") from None
                 except NotationError as e:
                     where = f"{move!r} (player {player})" if len(parts) > 1 else f"player {player}"

@@ -1,0 +1,151 @@
+"""The command line, run as a user runs it: in a subprocess."""
+
+import csv
+import json
+import os
+import shutil
+import subprocess
+import sys
+from importlib import metadata
+
+import pytest
+from support import reference_files
+
+import ludens
+
+
+def run(*args, stdin=None, timeout=120):
+    return subprocess.run([sys.executable, "-m", "ludens", *args], input=stdin, capture_output=True,
+                          text=True, timeout=timeout, env={**os.environ, "PYTHONUNBUFFERED": "1"})
+
+
+def test_list():
+    p = run("list")
+    assert p.returncode == 0
+    for name, info in ludens.games().items():
+        assert name in p.stdout
+        for key in info["params"]:
+            assert key in p.stdout
+
+
+def test_simulate_summary():
+    p = run("simulate", "hex", "-p", "size=5", "-n", "300", "--seed", "3", "--threads", "2", "--no-progress")
+    assert p.returncode == 0, p.stderr
+    assert "300 games" in p.stdout and "player 0 wins" in p.stdout and "playouts/s" in p.stdout
+    res = ludens.simulate(ludens.load("hex", size=5), 300, seed=3)
+    rate = (res.winner == 0).mean()
+    assert f"{rate:7.2%}".strip() in p.stdout
+
+
+def test_simulate_sweep_json_and_csv(tmp_path):
+    out = tmp_path / "games.csv"
+    p = run("simulate", "hex", "-p", "size=3,4", "-p", "swap=false,true", "-n", "50", "--json", "--csv", str(out))
+    assert p.returncode == 0, p.stderr
+    summaries = json.loads(p.stdout)
+    assert [(s["params"]["size"], s["params"]["swap"]) for s in summaries] == \
+        [(3, False), (3, True), (4, False), (4, True)]
+    rows = list(csv.DictReader(out.open()))
+    assert len(rows) == 200 and rows[0]["size"] == "3" and rows[0]["swap"] == "False"
+
+
+def test_simulate_sweep_table():
+    p = run("simulate", "hex", "-p", "size=3,5", "-n", "100", "--no-progress")
+    assert p.returncode == 0, p.stderr
+    lines = p.stdout.splitlines()
+    assert lines[1].split()[:2] == ["size", "games"]
+    assert lines[3].split()[:2] == ["3", "100"] and lines[4].split()[:2] == ["5", "100"]
+
+
+def test_simulate_progress_bar_goes_to_stderr():
+    p = run("simulate", "hex", "-p", "size=4", "-n", "2000", "--threads", "1")
+    assert p.returncode == 0 and "2000 games" in p.stdout
+    assert "|" not in p.stdout
+
+
+def test_play_session_with_an_illegal_move():
+    p = run("play", "hex", "-p", "size=3", "--seed", "1", stdin="help\nmoves\nb2\nb2\nundo\nzz9\nquit\n")
+    assert p.returncode == 0, p.stderr
+    assert "Traceback" not in p.stdout + p.stderr
+    assert "9 legal turns" in p.stdout
+    assert "illegal: 'b2' is illegal for player 0: the cell is occupied" in p.stdout
+    assert "unknown cell 'zz9'" in p.stdout
+    assert "player 1 plays" in p.stdout
+
+
+def test_play_to_the_end_between_humans():
+    moves = "\n".join(["a1", "a2", "b1", "b2", "c1"]) + "\n"
+    p = run("play", "hex", "-p", "size=2", "-p", "swap=false", "--vs", "human", stdin=moves)
+    assert p.returncode == 0, p.stderr
+    assert "game over: player 1 wins" in p.stdout
+
+
+def test_play_end_of_input():
+    p = run("play", "hox", "-p", "size=3", stdin="")
+    assert p.returncode == 0 and "end of input" in p.stdout
+
+
+def test_replay_reference_file():
+    path = reference_files("hex-11.jsonl.gz")[0]
+    p = run("replay", str(path), "-q")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert "40 of 40 games replayed exactly" in p.stdout
+
+
+def test_replay_reports_a_mismatch(tmp_path):
+    rec = {"game": "hex", "variants": ["size-3"], "seed": 1, "initial": {"board": {}, "to_move": 1},
+           "moves": ["a1", "b2"], "states": [{"board": {"a1": 1}, "to_move": 2}, {"board": {"b2": 1}, "to_move": 1}],
+           "result": {"gameover": False}}
+    path = tmp_path / "bad.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    p = run("replay", str(path))
+    assert p.returncode == 1
+    assert "MISMATCH" in p.stdout and "turn 2 'b2'" in p.stdout
+
+
+def test_bench():
+    p = run("bench", "hex", "--seconds", "0.05")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.splitlines()[1].split()[0] == "hex"
+
+
+@pytest.mark.parametrize("args", [
+    ("simulate", "nosuchgame"),
+    ("simulate", "hex", "-p", "size=99"),
+    ("simulate", "hex", "-p", "size"),
+    ("simulate", "hex", "-p", "colour=1"),
+    ("simulate", "hex", "-n", "many"),
+    ("simulate", "hex", "--threads", "0"),
+    ("play", "hex", "--vs", "alien"),
+    ("play", "hex", "--seat", "5"),
+    ("replay", "/no/such/file.jsonl"),
+    ("bench", "nosuchgame"),
+    ("frobnicate",),
+    (),
+])
+def test_bad_arguments_exit_2_with_one_line(args):
+    p = run(*args)
+    assert p.returncode == 2
+    assert p.stdout == ""
+    lines = p.stderr.strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ludens"), p.stderr
+
+
+@pytest.mark.parametrize("args", [(), ("list",), ("simulate",), ("play",), ("replay",), ("bench",)])
+def test_help_everywhere(args):
+    p = run(*args, "--help")
+    assert p.returncode == 0 and "usage: ludens" in p.stdout
+
+
+def test_console_script_is_installed():
+    try:
+        eps = metadata.entry_points(group="console_scripts")
+    except Exception:      # pragma: no cover - very old importlib.metadata
+        pytest.skip("entry points not readable")
+    ours = [ep for ep in eps if ep.name == "ludens"]
+    if not ours:
+        pytest.skip("ludens is not installed (running from the source tree)")
+    assert ours[0].value == "ludens.cli:main"
+    exe = shutil.which("ludens", path=os.path.dirname(sys.executable) + os.pathsep + os.environ.get("PATH", ""))
+    assert exe is not None
+    p = subprocess.run([exe, "list"], capture_output=True, text=True, timeout=60)
+    assert p.returncode == 0 and "hex" in p.stdout
