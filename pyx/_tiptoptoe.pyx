@@ -328,7 +328,7 @@ def _rows_from_text(str text):
     rows = []
     for ln in lines:
         row = []
-        for tok in re.split(r"[\s|,]+", ln.strip()):
+        for tok in filter(None, re.split(r"[\s|,]+", ln)):
             if not re.fullmatch(r"[0-9]+", tok):
                 raise ValueError(f"{tok!r} in row {len(rows) + 1} is not a number")
             row.append(int(tok))

@@ -115,6 +115,7 @@ def test_labels_forms_are_equivalent(game):
     forms = [ROWS, tuple(map(tuple, ROWS)), np.array(ROWS), [np.array(r, dtype=np.int64) for r in ROWS],
              RULES_MD_BOARD, "/".join(" ".join(map(str, r)) for r in ROWS),
              "\n".join(",".join(map(str, r)) for r in ROWS),
+             "\n".join("| " + ", ".join(map(str, r)) + " |" for r in ROWS),
              {name(r, c).upper(): ROWS[r][c] for r in range(9) for c in range(9)}]
     for form in forms:
         assert ludens.load("tiptoptoe", labels=form) == game
