@@ -16,6 +16,7 @@ MODULES = [
     "_state",       # the generic Game / State engine
     "_simulate",    # batch random playouts without the GIL
     "_hex",         # Hex and Hox
+    "_tiptoptoe",   # Tip-Top-Toe
 ]
 
 CHECKED = os.environ.get("LUDENS_CHECKED", "") not in ("", "0")

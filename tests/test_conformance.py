@@ -20,6 +20,7 @@ import ludens
 CASES: dict[str, list[tuple[dict, int]]] = {
     "hex": [({}, 40), ({"size": 5}, 100), ({"size": 3, "swap": False}, 40), ({"size": 1}, 20)],
     "hox": [({}, 40), ({"size": 5}, 100), ({"size": 2}, 40), ({"size": 4, "swap": False}, 20)],
+    "tiptoptoe": [({}, 300), ({"swap": False}, 100)],
 }
 
 

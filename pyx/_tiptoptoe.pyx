@@ -1,0 +1,655 @@
+# cython: language_level=3
+"""Tip-Top-Toe (RULES.md § Tip-Top-Toe).
+
+Nine houses of 3x3 squares; every square carries a number 1..39 (each middle
+square a number of its own, corner squares in pairs, side squares in threes).
+A turn names an empty number and fills every square with that number.  A
+player occupies a house with three in a row inside it; three occupied houses
+in a row (of houses) win at once; on a full board most houses, then fewer
+pieces, win.
+
+Actions: ``number - 1`` (0..38) plays that number; 39 is SWAP.  Every turn
+is one action.  Only the mover gains pieces, so only the mover can complete a
+line of houses; a line completed by the move that fills the board wins (the
+full-board ranking applies only when nobody has a line).
+
+Bookkeeping is tic-tac-toe twice over: per colour and house a 9-bit mask of
+the squares held, per colour a 9-bit mask of the houses occupied; the table
+``THREE[mask]`` says whether a mask holds three in a row, for squares in a
+house and for houses on the board alike.
+
+Houses and squares within a house are numbered in reading order from the top
+left: house ``(row // 3) * 3 + col // 3``, local square ``(row % 3) * 3 + col % 3``
+(row counted from the top).
+"""
+
+from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint64_t
+from libc.string cimport memmove, memset
+from cpython.bytes cimport PyBytes_FromStringAndSize
+
+import operator
+import re
+
+from ludens._board cimport Board
+from ludens._rng cimport Rng, rng_below, splitmix64
+from ludens._state cimport Game, Header, PlayoutStats, Rules, State
+
+from ludens._params import Param
+from ludens.errors import NotationError
+
+cdef enum:
+    SIDE = 9
+    CELLS = 81
+    NUMBERS = 39
+    SWAP = NUMBERS             # the action id of "swap"
+    EMPTY = -1
+
+ctypedef struct TttGeom:
+    int32_t swap_allowed
+    int8_t number[CELLS]       # the action (number - 1) of each square
+    int8_t house[CELLS]        # the house of each square, 0..8
+    uint16_t bit[CELLS]        # 1 << the square's place in its house
+    int8_t nsq[NUMBERS]        # squares of each number: 1, 2 or 3
+    int8_t sq[NUMBERS][3]      # the squares of each number, ascending
+    uint64_t zobrist[2][CELLS]
+    uint64_t z_white_to_move
+    uint64_t z_swapped
+
+ctypedef struct TttCore:
+    Header h
+    uint64_t free              # bit k set: number k + 1 is still empty
+    int32_t placed             # numbers played so far (both colours)
+    int32_t winner             # colour, or -1 (game on, or a draw)
+    int32_t pieces[2]          # pieces on the board per colour
+    uint16_t held[2][9]        # per colour and house: the squares held (bit = place in the house)
+    uint16_t occupied[2]       # per colour: the houses occupied (bit = house)
+    int8_t cell[CELLS]         # colour of the piece, or EMPTY
+
+
+# THREE[mask]: the 9-bit mask of a 3x3 grid (bit = reading-order place) holds a
+# full row, column or diagonal.
+cdef uint8_t THREE[512]
+cdef uint16_t _LINES[8]
+_LINES[:] = [0o007, 0o070, 0o700, 0o111, 0o222, 0o444, 0o421, 0o124]   # rows, columns, diagonals
+
+
+cdef void _fill_three() noexcept:
+    cdef int32_t m, k
+    for m in range(512):
+        THREE[m] = 0
+        for k in range(8):
+            if m & _LINES[k] == _LINES[k]:
+                THREE[m] = 1
+
+
+_fill_three()
+
+cdef uint64_t ALL_NUMBERS = (<uint64_t>1 << NUMBERS) - 1
+
+
+# -- rules ------------------------------------------------------------------
+
+cdef inline int32_t _popcount9(uint16_t m) noexcept nogil:
+    cdef int32_t n = 0
+    while m:
+        m &= m - 1
+        n += 1
+    return n
+
+
+cdef inline uint64_t _z_turn(const TttGeom* g, int32_t colour) noexcept nogil:
+    return g.z_white_to_move if colour == 1 else 0
+
+
+cdef inline bint _swap_available(const TttCore* s, const TttGeom* g) noexcept nogil:
+    return g.swap_allowed and s.placed == 1 and s.h.to_move == 1 and not s.h.swapped
+
+
+cdef int32_t _full_board_winner(const TttCore* s) noexcept nogil:
+    """Most houses, then fewer pieces; -1 if both tie (impossible on 81 squares)."""
+    cdef int32_t h0 = _popcount9(s.occupied[0]), h1 = _popcount9(s.occupied[1])
+    if h0 != h1:
+        return 0 if h0 > h1 else 1
+    if s.pieces[0] != s.pieces[1]:
+        return 0 if s.pieces[0] < s.pieces[1] else 1
+    return -1
+
+
+cdef void _play(TttCore* s, const TttGeom* g, int32_t k) noexcept nogil:
+    """The colour to move fills every square of number k + 1."""
+    cdef int32_t colour = s.h.to_move, j, c, hs
+    for j in range(g.nsq[k]):
+        c = g.sq[k][j]
+        hs = g.house[c]
+        s.cell[c] = <int8_t>colour
+        s.h.hash ^= g.zobrist[colour][c]
+        s.held[colour][hs] |= g.bit[c]
+        if THREE[s.held[colour][hs]]:
+            s.occupied[colour] |= <uint16_t>(1 << hs)
+    s.pieces[colour] += g.nsq[k]
+    s.free &= ~(<uint64_t>1 << k)
+    s.placed += 1
+    s.h.hash ^= _z_turn(g, colour)
+    # Only the mover gains pieces, so only the mover can complete a line of
+    # houses; such a line wins even when the move also fills the board.
+    if THREE[s.occupied[colour]]:
+        s.winner = colour
+        s.h.to_move = -1
+    elif s.free == 0:
+        s.winner = _full_board_winner(s)
+        s.h.to_move = -1
+    else:
+        s.h.to_move = 1 - colour
+        s.h.hash ^= _z_turn(g, 1 - colour)
+
+
+cdef void _swap(TttCore* s, const TttGeom* g) noexcept nogil:
+    # Seats change, colours do not: White (now the first seat) still moves.
+    s.h.swapped = 1
+    s.h.hash ^= g.z_swapped
+
+
+cdef int32_t ttt_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
+    cdef const TttCore* s = <const TttCore*>core
+    cdef const TttGeom* g = <const TttGeom*>geom
+    cdef int32_t k, n = 0
+    for k in range(NUMBERS):
+        if s.free >> k & 1:
+            out[n] = k
+            n += 1
+    if _swap_available(s, g):
+        out[n] = SWAP
+        n += 1
+    return n
+
+
+cdef bint ttt_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
+    cdef const TttCore* s = <const TttCore*>core
+    cdef const TttGeom* g = <const TttGeom*>geom
+    if a == SWAP:
+        return _swap_available(s, g)
+    return (s.free >> a) & 1
+
+
+cdef void ttt_apply(void* core, const void* geom, int32_t a) noexcept nogil:
+    if a == SWAP:
+        _swap(<TttCore*>core, <const TttGeom*>geom)
+    else:
+        _play(<TttCore*>core, <const TttGeom*>geom, a)
+
+
+cdef void ttt_returns(const void* core, const void* geom, double* out) noexcept nogil:
+    cdef const TttCore* s = <const TttCore*>core
+    if s.winner >= 0:
+        out[s.winner] = 1.0
+        out[1 - s.winner] = -1.0
+
+
+cdef void ttt_scores(const void* core, const void* geom, double* out) noexcept nogil:
+    # The score is the number of houses occupied; pieces (the tie-break) are
+    # State.pieces().  A three-house line beats more houses, so scores do not
+    # decide the game on their own (SCORES_DECIDE = False).
+    cdef const TttCore* s = <const TttCore*>core
+    out[0] = _popcount9(s.occupied[0])
+    out[1] = _popcount9(s.occupied[1])
+
+
+cdef uint64_t ttt_hash_full(const void* core, const void* geom) noexcept nogil:
+    cdef const TttCore* s = <const TttCore*>core
+    cdef const TttGeom* g = <const TttGeom*>geom
+    cdef uint64_t z = 0
+    cdef int32_t c
+    for c in range(CELLS):
+        if s.cell[c] != EMPTY:
+            z ^= g.zobrist[s.cell[c]][c]
+    if s.h.to_move >= 0:
+        z ^= _z_turn(g, s.h.to_move)
+    if s.h.swapped:
+        z ^= g.z_swapped
+    return z
+
+
+cdef void ttt_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
+    # Planes (9 x 9 each, cell c at offset c: the square board's cells are in
+    # plane order): 0 own pieces, 1 opponent's pieces, 2 empty, 3-5 squares
+    # whose number labels 1 (middle), 2 (corner) or 3 (side) squares,
+    # 6 number / 39 (equal values = squares filled together), 7 squares of
+    # houses the observer occupies, 8 of houses the opponent occupies.
+    cdef const TttCore* s = <const TttCore*>core
+    cdef const TttGeom* g = <const TttGeom*>geom
+    cdef int32_t c, k, hs
+    for c in range(CELLS):
+        k = g.number[c]
+        hs = g.house[c]
+        if s.cell[c] == EMPTY:
+            out[2 * CELLS + c] = 1.0
+        else:
+            out[(0 if s.cell[c] == colour else 1) * CELLS + c] = 1.0
+        out[(2 + g.nsq[k]) * CELLS + c] = 1.0
+        out[6 * CELLS + c] = (k + 1) / <float>NUMBERS
+        if s.occupied[colour] >> hs & 1:
+            out[7 * CELLS + c] = 1.0
+        if s.occupied[1 - colour] >> hs & 1:
+            out[8 * CELLS + c] = 1.0
+
+
+cdef void ttt_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
+                      int32_t* buf, PlayoutStats* st) noexcept nogil:
+    # buf holds the empty numbers, ascending: drawing index i of it (or one
+    # past it for SWAP) is the same draw as over ttt_legal's list.
+    cdef TttCore* s = <TttCore*>core
+    cdef const TttGeom* g = <const TttGeom*>geom
+    cdef int32_t k, i, total, n = 0
+    for k in range(NUMBERS):
+        if s.free >> k & 1:
+            buf[n] = k
+            n += 1
+    while s.h.to_move >= 0:
+        if st.plies >= max_plies:
+            st.truncated = 1
+            return
+        total = n + (1 if _swap_available(s, g) else 0)
+        if total == 0:
+            st.stuck = 1
+            return
+        i = <int32_t>rng_below(rng, <unsigned int>total)
+        st.decisions += 1
+        st.legal_sum += total
+        if i == n:
+            _swap(s, g)
+        else:
+            k = buf[i]
+            memmove(&buf[i], &buf[i + 1], (n - i - 1) * sizeof(int32_t))
+            n -= 1
+            _play(s, g, k)
+        st.plies += 1
+        st.turns += 1
+
+
+cdef Rules TTT_RULES
+TTT_RULES.core_size = sizeof(TttCore)
+TTT_RULES.legal = ttt_legal
+TTT_RULES.is_legal = ttt_is_legal
+TTT_RULES.apply = ttt_apply
+TTT_RULES.returns = ttt_returns
+TTT_RULES.scores = ttt_scores
+TTT_RULES.hash_full = ttt_hash_full
+TTT_RULES.observe = ttt_observe
+TTT_RULES.after_turn = NULL
+TTT_RULES.playout = ttt_playout
+
+
+# -- the labelling ------------------------------------------------------------
+
+HOUSE_NAMES = ("top-left", "top", "top-right", "left", "middle", "right",
+               "bottom-left", "bottom", "bottom-right")
+_KINDS = ("corner", "side", "middle")      # by how many of (row, col) are a house's middle line
+_KIND_COUNT = {"middle": 1, "corner": 2, "side": 3}
+
+# RULES.md's board, top row first.
+SHIPPED = (
+    (10, 11, 12, 13, 32, 14, 15, 16, 17),
+    (18, 1, 19, 20, 2, 21, 32, 3, 22),
+    (23, 32, 24, 25, 18, 26, 27, 29, 30),
+    (12, 31, 33, 28, 20, 34, 23, 35, 27),
+    (22, 4, 21, 35, 5, 31, 29, 6, 36),
+    (30, 16, 10, 37, 21, 13, 17, 20, 38),
+    (33, 36, 38, 34, 35, 28, 39, 19, 26),
+    (11, 7, 22, 31, 8, 19, 18, 9, 16),
+    (14, 29, 15, 39, 11, 37, 24, 36, 25),
+)
+
+
+def square_kind(int row, int col):
+    """'corner', 'side' or 'middle': the square's place in its house (row from the top)."""
+    return _KINDS[(row % 3 == 1) + (col % 3 == 1)]
+
+
+def _square_name(int row, int col):
+    return "abcdefghi"[col] + str(SIDE - row)
+
+
+def labels_text(rows):
+    """The canonical text of a labelling: rows top first, joined by '/'."""
+    return "/".join(" ".join(str(x) for x in row) for row in rows)
+
+
+def _as_int(x, where):
+    if isinstance(x, bool):
+        raise ValueError(f"{where} is {x!r}, not a number")
+    try:
+        return operator.index(x)
+    except TypeError:
+        raise ValueError(f"{where} is {x!r}, not an integer") from None
+
+
+def _rows_from_text(str text):
+    lines = [ln for ln in re.split(r"[/\n]", text) if ln.strip() and not re.fullmatch(r"[\s\-+|]*", ln)]
+    rows = []
+    for ln in lines:
+        row = []
+        for tok in filter(None, re.split(r"[\s|,]+", ln)):
+            if not re.fullmatch(r"[0-9]+", tok):
+                raise ValueError(f"{tok!r} in row {len(rows) + 1} is not a number")
+            row.append(int(tok))
+        rows.append(row)
+    return rows
+
+
+def _rows_from_dict(dict cells):
+    board = Board.square(SIDE)
+    rows = [[None] * SIDE for _ in range(SIDE)]
+    for name, v in cells.items():
+        try:
+            c = board.index(str(name))
+        except NotationError:
+            raise ValueError(f"{name!r} is not a square of the 9x9 board (a1..i9)") from None
+        rows[c // SIDE][c % SIDE] = _as_int(v, f"square {board.names[c]}")
+    missing = [board.names[r * SIDE + c] for r in range(SIDE) for c in range(SIDE) if rows[r][c] is None]
+    if missing:
+        raise ValueError(f"no number for square(s) {', '.join(missing)}")
+    return rows
+
+
+def parse_labels(value):
+    """A labelling as a tuple of 9 rows of 9 ints (top row first), structure checked.
+
+    Accepted forms: a 9x9 nested sequence of ints, top row first (RULES.md's
+    layout); a string with one row per line or per '/', numbers separated
+    by spaces, commas or '|', ruler lines of '-' and '+' ignored (so RULES.md's
+    block can be pasted); a dict mapping all 81 cell names to their numbers.
+    ValueError names the first problem found.
+    """
+    if isinstance(value, str):
+        rows = _rows_from_text(value)
+    elif isinstance(value, dict):
+        rows = _rows_from_dict(value)
+    elif isinstance(value, (bytes, bytearray)) or not hasattr(value, "__len__"):
+        raise ValueError(f"expected 9 rows of 9 numbers, a text or a dict of cells, not {type(value).__name__}")
+    else:
+        rows = list(value)
+        for i, row in enumerate(rows):
+            if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
+                raise ValueError(f"row {i + 1} is {row!r}, not a sequence of 9 numbers")
+        rows = [[_as_int(x, f"row {i + 1}, column {j + 1}") for j, x in enumerate(row)]
+                for i, row in enumerate(rows)]
+    if len(rows) != SIDE:
+        raise ValueError(f"expected 9 rows, got {len(rows)}")
+    for i, row in enumerate(rows):
+        if len(row) != SIDE:
+            raise ValueError(f"row {i + 1} (from the top) has {len(row)} numbers, expected 9")
+    rows = tuple(tuple(row) for row in rows)
+    _check_structure(rows)
+    return rows
+
+
+def _check_structure(rows):
+    """ValueError unless every number labels one middle, two corner or three side squares,
+    each in a different house, with numbers 1..39 (then all 39 are used)."""
+    where = {}
+    for r in range(SIDE):
+        for c in range(SIDE):
+            v = rows[r][c]
+            if not 1 <= v <= NUMBERS:
+                raise ValueError(f"square {_square_name(r, c)} has {v}; numbers run from 1 to {NUMBERS}")
+            where.setdefault(v, []).append((r, c))
+    for v in sorted(where):
+        squares = where[v]
+        names = ", ".join(_square_name(r, c) for r, c in squares)
+        kinds = sorted({square_kind(r, c) for r, c in squares})
+        if len(kinds) > 1:
+            raise ValueError(f"number {v} labels squares of different kinds ({names}: "
+                             f"{' and '.join(kinds)}); a number labels one middle, two corner or three side squares")
+        kind = kinds[0]
+        if len(squares) != _KIND_COUNT[kind]:
+            need = {"middle": "a middle square has a number of its own",
+                    "corner": "corner squares come in pairs", "side": "side squares come in threes"}[kind]
+            raise ValueError(f"number {v} labels {len(squares)} {kind} square(s) ({names}); {need}")
+        houses = [(r // 3) * 3 + c // 3 for r, c in squares]
+        for i in range(len(squares)):
+            for j in range(i):
+                if houses[i] == houses[j]:
+                    raise ValueError(
+                        f"number {v} labels {_square_name(*squares[j])} and {_square_name(*squares[i])}, "
+                        f"both in the {HOUSE_NAMES[houses[i]]} house; a number's squares lie in different houses")
+
+
+def _validate_labels(value):
+    return labels_text(parse_labels(value))
+
+
+# -- Python side --------------------------------------------------------------
+
+_LABELS = Param("labels", labels_text(SHIPPED),
+                "the numbering: 9 rows of 9 numbers, top row first (nested sequence, text "
+                "with rows split by '/' or newlines, or dict cell -> number); default RULES.md's board",
+                kind=object, validate=_validate_labels)
+_SWAP_PARAM = Param("swap", True, "pie rule: after Black's first turn White may swap seats", kind=bool)
+
+
+cdef class TipTopToeGame(Game):
+    """Tip-Top-Toe on a 9x9 board of numbered squares (RULES.md § Tip-Top-Toe).
+
+    Parameters: ``labels`` (see ``parse_labels`` for the accepted forms; the
+    game keeps the canonical text, rows top first joined by '/', and
+    ``game.labels`` as 9 tuples of 9 ints) and ``swap`` (pie rule, default on).
+
+    Actions: ``number - 1`` plays a number, 39 is ``swap``; move strings are
+    the number (``"28"``), a cell name meaning its number (``"d6"``), or
+    ``"swap"``.  Scores are the houses each seat occupies; ``State.pieces()``
+    gives the pieces per seat, which break a tie in houses on a full board;
+    a line of three houses beats any count, so scores alone do not decide.
+    ``State.to_json()`` adds ``swapped`` and ``houses`` (per house in reading
+    order, the colour digits occupying it).
+    """
+
+    NAME = "tiptoptoe"
+    TITLE = "Tip-Top-Toe"
+    PARAMS = (_LABELS, _SWAP_PARAM)
+    SCORES_DECIDE = False
+    cdef TttGeom g
+    cdef readonly tuple labels
+
+    def _build(self, dict params):
+        cdef int32_t c, k, colour
+        cdef Board board = Board.square(SIDE)
+        self.board = board
+        self.num_players = 2
+        self.labels = parse_labels(params["labels"])
+        memset(&self.g, 0, sizeof(TttGeom))
+        self.g.swap_allowed = params["swap"]
+        for c in range(CELLS):
+            r, q = divmod(c, SIDE)
+            k = self.labels[r][q] - 1
+            self.g.number[c] = k
+            self.g.house[c] = (r // 3) * 3 + q // 3
+            self.g.bit[c] = 1 << ((r % 3) * 3 + q % 3)
+            self.g.sq[k][self.g.nsq[k]] = c
+            self.g.nsq[k] += 1
+        cdef uint64_t x = 0x5449505450544F45
+        for colour in range(2):
+            for c in range(CELLS):
+                self.g.zobrist[colour][c] = splitmix64(&x)
+        self.g.z_white_to_move = splitmix64(&x)
+        self.g.z_swapped = splitmix64(&x)
+
+        cdef TttCore init
+        _reset(&init)
+        self.default_max_plies = NUMBERS + 1
+        self.observation_shape = (9, SIDE, SIDE)
+        self._state_type = TipTopToeState
+        names = tuple(str(k + 1) for k in range(NUMBERS)) + ("swap",)
+        self._set_rules(&TTT_RULES, &self.g, PyBytes_FromStringAndSize(<char*>&init, sizeof(TttCore)),
+                        names, -1, -1)
+
+    def _cell(self, cell):
+        if isinstance(cell, str):
+            return self.board.index(cell)
+        c = operator.index(cell)
+        self.board.name(c)  # range check
+        return c
+
+    def number(self, cell):
+        """The number of a square (cell name or index)."""
+        return self.g.number[self._cell(cell)] + 1
+
+    def squares(self, int number):
+        """The names of the squares labelled ``number``, in cell order."""
+        if not 1 <= number <= NUMBERS:
+            raise ValueError(f"number {number} out of range 1..{NUMBERS}")
+        k = number - 1
+        return tuple(self.board.names[self.g.sq[k][j]] for j in range(self.g.nsq[k]))
+
+    def house(self, cell):
+        """The house of a square, 0..8 in reading order (names in ``HOUSE_NAMES``)."""
+        return self.g.house[self._cell(cell)]
+
+    def square_value(self, cell):
+        """The seed's strategy points of one square: its place in the house
+        (side 2, corner 3, middle 4) plus the house's place on the board (same values)."""
+        c = self._cell(cell)
+        r, q = divmod(c, SIDE)
+        return _POINTS[square_kind(r, q)] + _POINTS[square_kind(r // 3, q // 3)]
+
+    def point_values(self):
+        """The seed's strategy points of every number: the sum over its squares of
+        ``square_value`` (on RULES.md's board: 14 per side triple, 11 or 12 per corner pair)."""
+        out = {}
+        for k in range(NUMBERS):
+            out[k + 1] = sum([self.square_value(self.g.sq[k][j]) for j in range(self.g.nsq[k])])
+        return out
+
+    def _core_from_position(self, position):
+        """``board`` (cell -> colour digit 1 or 2), ``to_move`` (seat, -1 if over), ``swapped``."""
+        cdef TttCore s
+        cdef int32_t c, k, colour, hs
+        _reset(&s)
+        swapped = bool(position.get("swapped", False))
+        for name, v in position.get("board", {}).items():
+            c = self.board.index(name)
+            if v not in (1, 2) or isinstance(v, bool):
+                raise ValueError(f"{name}: contents {v!r} is not a colour digit 1 or 2")
+            s.cell[c] = v - 1
+        for k in range(NUMBERS):
+            held = {s.cell[self.g.sq[k][j]] for j in range(self.g.nsq[k])}
+            if len(held) > 1:
+                raise ValueError(f"number {k + 1} ({', '.join(self.squares(k + 1))}) is partly filled or "
+                                 f"mixed; a turn fills every square of a number with one colour")
+            colour = held.pop()
+            if colour != EMPTY:
+                s.free &= ~(<uint64_t>1 << k)
+                s.placed += 1
+                s.pieces[colour] += self.g.nsq[k]
+        for c in range(CELLS):
+            if s.cell[c] != EMPTY:
+                colour = s.cell[c]
+                hs = self.g.house[c]
+                s.held[colour][hs] |= self.g.bit[c]
+                if THREE[s.held[colour][hs]]:
+                    s.occupied[colour] |= <uint16_t>(1 << hs)
+        if THREE[s.occupied[0]] and THREE[s.occupied[1]]:
+            raise ValueError("both colours have three houses in a row; the game ends at the first")
+        to_move = position.get("to_move", 0)
+        colour_to_move = -1 if to_move == -1 else (to_move ^ swapped)
+        if colour_to_move not in (-1, 0, 1):
+            raise ValueError(f"to_move {to_move!r} is not a player of {self.name}")
+        s.h.swapped = swapped
+        for colour in range(2):
+            if THREE[s.occupied[colour]]:
+                s.winner = colour
+                colour_to_move = -1
+        if s.winner < 0 and s.free == 0:
+            s.winner = _full_board_winner(&s)
+            colour_to_move = -1
+        if colour_to_move == -1 and s.free != 0 and s.winner < 0:
+            raise ValueError("to_move is -1 but nobody has three houses in a row and the board is not full")
+        s.h.to_move = colour_to_move
+        s.h.hash = ttt_hash_full(&s, &self.g)
+        return PyBytes_FromStringAndSize(<char*>&s, sizeof(TttCore))
+
+
+_POINTS = {"side": 2, "corner": 3, "middle": 4}
+
+
+cdef void _reset(TttCore* s) noexcept:
+    memset(s, 0, sizeof(TttCore))
+    memset(s.cell, EMPTY, sizeof(s.cell))
+    s.free = ALL_NUMBERS
+    s.winner = -1
+    s.h.to_move = 0
+    s.h.hash = 0
+
+
+cdef class TipTopToeState(State):
+    """A Tip-Top-Toe position."""
+
+    cdef inline TttCore* _s(self):
+        return <TttCore*>self.core
+
+    cdef inline TttGeom* _g(self):
+        return <TttGeom*>self.geom
+
+    def houses(self):
+        """Who occupies each house: 3 rows of 3 tuples of seats (top row of houses
+        first), e.g. ``()``, ``(0,)``, ``(0, 1)``.  Both players may occupy a house."""
+        cdef TttCore* s = self._s()
+        by_seat = [s.occupied[p ^ s.h.swapped] for p in range(2)]
+        return tuple(tuple(tuple(p for p in range(2) if by_seat[p] >> (3 * r + q) & 1)
+                           for q in range(3)) for r in range(3))
+
+    def pieces(self):
+        """Pieces on the board per seat (the full-board tie-break: fewer wins)."""
+        cdef TttCore* s = self._s()
+        return [s.pieces[p ^ s.h.swapped] for p in range(2)]
+
+    def point_values(self):
+        """The seed's strategy points of the numbers still open (see ``Game.point_values``)."""
+        values = self.game.point_values()
+        free = self._s().free
+        return {k + 1: values[k + 1] for k in range(NUMBERS) if free >> k & 1}
+
+    def winner_colour(self):
+        """The winning colour (0 Black, 1 White), or None while the game goes on."""
+        w = self._s().winner
+        return None if w < 0 else w
+
+    def _parse_action(self, str key):
+        if key.isdigit():
+            raise NotationError(f"{key!r} is not a number of this board (1..{NUMBERS})")
+        try:
+            c = self.game.board.index(key)
+        except NotationError:
+            return State._parse_action(self, key)
+        return self._g().number[c]
+
+    def _why_illegal(self, int action):
+        cdef TttCore* s = self._s()
+        if action == SWAP:
+            if not self._g().swap_allowed:
+                return "this game is played without the swap rule"
+            return "swap is only allowed as White's answer to Black's first turn"
+        squares = self.game.squares(action + 1)
+        owner = "Black" if s.cell[self._g().sq[action][0]] == 0 else "White"
+        return f"number {action + 1} is taken ({', '.join(squares)} hold {owner} pieces)"
+
+    def _board_json(self):
+        cdef TttCore* s = self._s()
+        names = self.game.board.names
+        return {names[c]: s.cell[c] + 1 for c in range(CELLS) if s.cell[c] != EMPTY}
+
+    def _json_extra(self):
+        cdef TttCore* s = self._s()
+        occupied = [s.occupied[0], s.occupied[1]]
+        return {"swapped": bool(s.h.swapped),
+                "houses": [[colour + 1 for colour in range(2) if occupied[colour] >> hs & 1]
+                           for hs in range(9)]}
+
+    def _glyphs(self):
+        cdef TttCore* s = self._s()
+        cdef TttGeom* g = self._g()
+        return [("B", "W")[s.cell[c]] if s.cell[c] != EMPTY else str(g.number[c] + 1) for c in range(CELLS)]
+
+    def _headline(self):
+        cdef TttCore* s = self._s()
+        return (State._headline(self) + f"  (B = colour 1, W = colour 2; houses B {_popcount9(s.occupied[0])}, "
+                f"W {_popcount9(s.occupied[1])}; pieces B {s.pieces[0]}, W {s.pieces[1]})")
