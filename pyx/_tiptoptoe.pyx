@@ -415,15 +415,21 @@ def _check_structure(rows):
 
 
 def _validate_labels(value):
-    return labels_text(parse_labels(value))
+    # The shipped numbering normalises to None, so that equal games have
+    # equal parameters and the default repr stays short.
+    text = labels_text(parse_labels(value))
+    return None if text == _SHIPPED_TEXT else text
+
+
+_SHIPPED_TEXT = labels_text(SHIPPED)
 
 
 # -- Python side --------------------------------------------------------------
 
-_LABELS = Param("labels", labels_text(SHIPPED),
+_LABELS = Param("labels", None,
                 "the numbering: 9 rows of 9 numbers, top row first (nested sequence, text "
-                "with rows split by '/' or newlines, or dict cell -> number); default RULES.md's board",
-                kind=object, validate=_validate_labels)
+                "with rows split by '/' or newlines, or dict cell -> number); None: RULES.md's board",
+                kind=object, optional=True, validate=_validate_labels)
 _SWAP_PARAM = Param("swap", True, "pie rule: after Black's first turn White may swap seats", kind=bool)
 
 
@@ -431,8 +437,9 @@ cdef class TipTopToeGame(Game):
     """Tip-Top-Toe on a 9x9 board of numbered squares (RULES.md § Tip-Top-Toe).
 
     Parameters: ``labels`` (see ``parse_labels`` for the accepted forms; the
-    game keeps the canonical text, rows top first joined by '/', and
-    ``game.labels`` as 9 tuples of 9 ints) and ``swap`` (pie rule, default on).
+    game keeps the canonical text, rows top first joined by '/', or None for
+    the shipped board, and ``game.labels`` as 9 tuples of 9 ints) and
+    ``swap`` (pie rule, default on).
 
     Actions: ``number - 1`` plays a number, 39 is ``swap``; move strings are
     the number (``"28"``), a cell name meaning its number (``"d6"``), or
@@ -455,7 +462,7 @@ cdef class TipTopToeGame(Game):
         cdef Board board = Board.square(SIDE)
         self.board = board
         self.num_players = 2
-        self.labels = parse_labels(params["labels"])
+        self.labels = SHIPPED if params["labels"] is None else parse_labels(params["labels"])
         memset(&self.g, 0, sizeof(TttGeom))
         self.g.swap_allowed = params["swap"]
         for c in range(CELLS):
