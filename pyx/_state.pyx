@@ -389,6 +389,12 @@ cdef class State:
         return [self._hist[i] for i in range(self._nhist)]
 
     @property
+    def turn_ends(self):
+        """The ply count after each completed turn: turn k is
+        ``history[turn_ends[k - 1] : turn_ends[k]]`` (from 0 for k = 0)."""
+        return [self._turn_end[k] for k in range(self._nturns)]
+
+    @property
     def turns(self):
         """The move strings of the completed turns so far."""
         out = []

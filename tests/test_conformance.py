@@ -136,6 +136,7 @@ def test_random_games(name, params, count):
         # Notation: every recorded turn string replays to the same states.
         turns = state.turns
         assert len(turns) == len(boundaries) - 1
+        assert state.turn_ends == [b.ply for b in boundaries[1:]]
         replay = game.new_initial_state()
         for text, expect in zip(turns, boundaries[1:]):
             replay.apply(text)
