@@ -16,7 +16,7 @@ import math
 import os
 import time
 from concurrent.futures import Executor, ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 import numpy as np
@@ -65,7 +65,7 @@ class SimulationResult:
     truncated: np.ndarray
     seconds: float = 0.0
     threads: int = 1
-    extra: dict = field(default_factory=dict)
+    executor: Optional[str] = None     # the executor's class name, when one ran the chunks
 
     @property
     def n(self) -> int:
@@ -116,6 +116,7 @@ class SimulationResult:
             "seconds": self.seconds,
             "playouts_per_second": self.playouts_per_second,
             "threads": self.threads,
+            "executor": self.executor,
         }
 
     def report(self) -> str:
@@ -133,7 +134,8 @@ class SimulationResult:
         lines.append(f"  plies mean {p['mean']:.1f}, median {p['median']:.0f}, p95 {p['p95']:.0f}; "
                      f"turns mean {s['turns_mean']:.1f}; branching {s['branching']:.1f}")
         lines.append("  scores mean " + ", ".join(f"{m:.2f} (sd {d:.2f})" for m, d in zip(s["score_mean"], s["score_std"])))
-        lines.append(f"  {s['playouts_per_second']:,.0f} playouts/s on {s['threads']} thread(s), {s['seconds']:.3f} s")
+        where = f"via {self.executor}" if self.executor else f"on {s['threads']} thread(s)"
+        lines.append(f"  {s['playouts_per_second']:,.0f} playouts/s {where}, {s['seconds']:.3f} s")
         return "\n".join(lines)
 
     def __str__(self) -> str:
@@ -274,7 +276,8 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
             empty = run_chunk(g if state is None else state, seed, 0, 0, limit)
             arrays[name] = empty[name]
     return SimulationResult(game=g.name, params=g.params, seed=int(seed), max_plies=limit, seconds=seconds,
-                            threads=threads if executor is None else 0, **arrays)
+                            threads=threads, executor=None if executor is None else type(executor).__name__,
+                            **arrays)
 
 
 def _collect(futures: dict, parts: dict, bar) -> None:
