@@ -27,6 +27,7 @@ from ludens import benchmark
 CASES = [
     ("Hex 11x11", "hex", {"size": 11}),
     ("Hox 11x11", "hox", {"size": 11}),
+    ("Storisende hexhex-5", "storisende", {}),
 ]
 
 
