@@ -500,7 +500,7 @@ def modular_layout(int modules, seed):
             if any(x in cells for x in mod):
                 continue
             touching = sum(1 for x in mod if any((x[0] + dq, x[1] + dr) in cells for dq, dr in _HEX_DIRS))
-            touched = sum(1 for y in cells if any((y[0] + dq, y[1] + dr) in mod for dq, dr in _HEX_DIRS))
+            touched = len({(x[0] + dq, x[1] + dr) for x in mod for dq, dr in _HEX_DIRS} & cells)
             if touching >= 2 and touched >= 2:
                 candidates.append(p)
         if not candidates:
@@ -528,8 +528,9 @@ def _check_cells(value):
         raise ValueError("cells: a hex is listed twice")
     if not MIN_CELLS <= len(cells) <= MAX_CELLS:
         raise ValueError(f"a board needs {MIN_CELLS}..{MAX_CELLS} hexes, not {len(cells)}")
-    if any(abs(q) > 1000 or abs(r) > 1000 for q, r in cells):
-        raise ValueError("cells: coordinates beyond +-1000")
+    qs, rs = [q for q, _ in cells], [r for _, r in cells]
+    if max(qs) - min(qs) >= MAX_CELLS or max(rs) - min(rs) >= MAX_CELLS:
+        raise ValueError(f"cells: the board spans more than {MAX_CELLS} hexes in q or r")
     # Lists of lists: the form that survives a JSON round trip unchanged.
     return [[q, r] for q, r in sorted(cells, key=lambda x: (x[1], x[0]))]
 

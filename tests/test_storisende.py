@@ -79,6 +79,7 @@ def test_hexhex5_names_are_abstract_plays():
                                     {"board": "custom", "cells": [(q, 0) for q in range(6)] + [(0, 0)]},
                                     {"board": "custom", "cells": "abc"},
                                     {"board": "custom", "cells": [(q, 0) for q in range(257)]},
+                                    {"board": "custom", "cells": [(q, 0) for q in range(6)] + [(300, 0)]},
                                     {"seed": -1}])
 def test_bad_parameters(params):
     with pytest.raises(ludens.ParameterError):
@@ -132,9 +133,14 @@ def test_modular_boards(modules, seed):
     assert again.board.names == g.board.names and sorted(modular_cells(modules, seed)) == sorted(board)
 
 
-def test_modular_seeds_differ():
+def test_modular_seeds_differ_and_layouts_are_pinned():
     layouts = {tuple(modular_cells(10, s)) for s in range(8)}
     assert len(layouts) > 4
+    # The layout of a seed is part of the API (names must not change between versions).
+    assert modular_layout(4, 0) == [(0, 0), (2, 1), (1, 4), (-1, 3)]
+    assert modular_layout(4, 1) == [(0, 0), (1, -3), (3, -2), (-2, -1)]
+    assert game(board="modular", modules=2, seed=0).board.names == (
+        "a1", "a2", "b1", "b2", "b3", "b4", "b5", "c1", "c2", "c3", "c4", "c5", "d4", "d5")
 
 
 # -- setup and pie ------------------------------------------------------------
