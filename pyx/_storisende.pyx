@@ -36,9 +36,8 @@ from ludens._board cimport OUTSIDE, Board, Geometry, geo_ray
 from ludens._rng cimport Rng, rng_below, rng_seed, splitmix64
 from ludens._state cimport Game, Header, Rules, State
 
-from ludens._board import letters
 from ludens._params import Param
-from ludens.errors import IllegalActionError, NotationError, ParameterError
+from ludens.errors import IllegalActionError, ParameterError
 
 cdef enum:
     MAX_CELLS = 256
