@@ -17,6 +17,7 @@ MODULES = [
     "_simulate",    # batch random playouts without the GIL
     "_hex",         # Hex and Hox
     "_tiptoptoe",   # Tip-Top-Toe
+    "_storisende",  # Storisende
 ]
 
 CHECKED = os.environ.get("LUDENS_CHECKED", "") not in ("", "0")

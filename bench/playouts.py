@@ -28,6 +28,7 @@ CASES = [
     ("Hex 11x11", "hex", {"size": 11}),
     ("Hox 11x11", "hox", {"size": 11}),
     ("Tip-Top-Toe", "tiptoptoe", {}),
+    ("Storisende hexhex-5", "storisende", {}),
 ]
 
 

@@ -150,7 +150,8 @@ cdef class Game:
         return isinstance(other, Game) and (<Game>other).name == self.name and (<Game>other)._params == self._params
 
     def __hash__(self):
-        return hash((self.name, tuple(sorted(self._params.items()))))
+        # Parameters are JSON data (some are lists), so hash their canonical text.
+        return hash((self.name, json.dumps(self._params, sort_keys=True)))
 
     def __repr__(self):
         args = ", ".join(f"{k}={v!r}" for k, v in self._params.items())

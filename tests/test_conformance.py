@@ -21,6 +21,11 @@ CASES: dict[str, list[tuple[dict, int]]] = {
     "hex": [({}, 40), ({"size": 5}, 100), ({"size": 3, "swap": False}, 40), ({"size": 1}, 20)],
     "hox": [({}, 40), ({"size": 5}, 100), ({"size": 2}, 40), ({"size": 4, "swap": False}, 20)],
     "tiptoptoe": [({}, 300), ({"swap": False}, 100)],
+    "storisende": [({}, 100), ({"size": 3}, 50), ({"size": 8}, 10), ({"threefold": False}, 20),
+                   ({"board": "modular", "modules": 5, "seed": 1}, 20),
+                   # hexhex 3 without its centre: lines cross the hole
+                   ({"board": "custom", "cells": [(q, r) for r in range(-2, 3) for q in range(-2, 3)
+                                                  if abs(q + r) <= 2 and (q, r) != (0, 0)]}, 20)],
 }
 
 

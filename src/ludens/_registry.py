@@ -4,10 +4,11 @@ from __future__ import annotations
 
 from typing import Any
 
-from ludens import _hex, _tiptoptoe
+from ludens import _hex, _storisende, _tiptoptoe
 from ludens.errors import ParameterError
 
-_GAMES = {cls.NAME: cls for cls in (_hex.HexGame, _hex.HoxGame, _tiptoptoe.TipTopToeGame)}
+_GAMES = {cls.NAME: cls for cls in (_hex.HexGame, _hex.HoxGame, _storisende.StorisendeGame,
+                                    _tiptoptoe.TipTopToeGame)}
 
 
 def load(name: str, **params: Any):

@@ -1,0 +1,913 @@
+# cython: language_level=3
+"""Storisende (RULES.md § Storisende).
+
+Every hex is a tile, territory or wall and may hold one stack of one colour.
+A turn is one action:
+
+* setup: a placement (the cell's index) adds one piece of the colour to move;
+  colour 0 closes its setup with ``end`` after 2..4 pieces (it closes by
+  itself at 5); colour 1 may open its setup turn with ``swap`` and must place
+  exactly as many pieces as colour 0 did, never on colour 0's hexes;
+* play: a move, or ``pass``.
+
+Actions: ``[0, ncells)`` placements; then one action per (from, direction,
+k-th hex on that line), i.e. per ordered pair of hexes on a lattice line,
+numbered from ``ncells`` in order of (from, direction, distance); then
+``pass``, ``end``, ``swap``.  A move takes the top ``distance`` pieces, so the
+same action is a whole-stack move or a partial one depending on the height.
+
+Territories never merge during play (a tile that would join two becomes
+wall), so each territory hex keeps the id of the territory it joined.
+Repetition: ``Header.hash`` has bit 0 set exactly when the previous turn was
+a pass (that decides whether a pass ends the game); positions are compared
+without it.  A capture, a conversion, a placement or a swap can never be
+undone, so only positions since the last one can repeat (``last_irrev``).
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.string cimport memset
+from cpython.bytes cimport PyBytes_FromStringAndSize
+
+import re
+
+import numpy as np
+
+from ludens._board cimport OUTSIDE, Board, Geometry, geo_ray
+from ludens._rng cimport Rng, rng_below, rng_seed, splitmix64
+from ludens._state cimport Game, Header, Rules, State
+
+from ludens._params import Param
+from ludens.errors import IllegalActionError, ParameterError
+
+cdef enum:
+    MAX_CELLS = 256
+    MAX_MODULES = 36           # 7-hex modules: 36 * 7 <= MAX_CELLS
+    MIN_CELLS = 7              # colour 1 must always find a hex free of colour 0 (<= 5 pieces)
+    MAX_SETUP = 5
+    MAX_HEIGHT = 1000          # in hand-built positions; play adds at most one piece per tile
+    NDIRS = 6
+    TILE = 0
+    TERR = 1
+    WALL = 2
+    NOBODY = -1
+    SETUP_A = 0                # colour 0 places its 2..5 pieces
+    SETUP_B = 1                # colour 1: swap, or place as many
+    PLAY = 2
+
+cdef uint64_t PASS_BIT = 1     # in Header.hash: the previous turn was a pass
+cdef uint64_t KEY_MASK = ~(<uint64_t>1)
+cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15
+
+ctypedef struct StoGeom:
+    Geometry geo
+    int32_t ncells
+    int32_t nmoves
+    int32_t a_move0            # first move action (= ncells)
+    int32_t a_pass
+    int32_t a_end
+    int32_t a_swap
+    # The lines: the entries of (cell, direction) are ray_start[6 * cell + d] ..
+    # ray_start[6 * cell + d + 1] - 1, the hexes on that line in order of distance
+    # (holes left out); entry m is the move action a_move0 + m.
+    const int32_t* ray_start
+    const int32_t* ray_cell    # the hex of entry m (the landing hex of move m)
+    const int32_t* ray_dist    # its distance in lattice steps (= pieces moved)
+    const int32_t* mv_from     # the hex move m starts from
+    const int32_t* mv_first    # the first entry of move m's line
+    uint64_t zbase[2][MAX_CELLS]      # stacks: _zstack mixes these with the height
+    uint64_t zkind[3][MAX_CELLS]      # zkind[TILE] is zero
+    uint64_t z_colour1                # colour 1 to move
+    uint64_t z_swapped
+    uint64_t z_phase[3]
+
+ctypedef struct StoCore:
+    Header h
+    int32_t last_irrev         # turn-hash index of the oldest position that may still repeat
+    int16_t next_terr          # id of the next new territory
+    int8_t phase
+    int8_t setup_n             # pieces per side (colour 0's count), once known
+    int8_t placed              # pieces placed so far in the current setup turn
+    int8_t passes              # successive passes just made (2: the game ended so)
+    int8_t irrev               # this turn did something that cannot be undone
+    int8_t _pad
+    int8_t kind[MAX_CELLS]     # TILE, TERR, WALL
+    int8_t owner[MAX_CELLS]    # colour of the stack, or NOBODY
+    int16_t height[MAX_CELLS]
+    int16_t terr[MAX_CELLS]    # territory id of a TERR hex, else -1
+
+
+# -- hashing ----------------------------------------------------------------
+
+cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
+    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
+    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
+    return z ^ (z >> 31)
+
+
+cdef inline uint64_t _zstack(const StoGeom* g, int32_t c, int32_t colour, int32_t h) noexcept nogil:
+    # One pseudo-random key per (hex, colour, height), computed rather than tabled.
+    if h <= 0:
+        return 0
+    return _mix(g.zbase[colour][c] + <uint64_t>h * GOLDEN) & KEY_MASK
+
+
+cdef inline uint64_t _zturn(const StoGeom* g, int32_t colour) noexcept nogil:
+    return g.z_colour1 if colour == 1 else 0
+
+
+cdef inline void _set_stack(StoCore* s, const StoGeom* g, int32_t c, int32_t colour, int32_t h) noexcept nogil:
+    """Replace the stack on ``c`` by ``h`` pieces of ``colour`` (h = 0: empty)."""
+    if s.owner[c] >= 0:
+        s.h.hash ^= _zstack(g, c, s.owner[c], s.height[c])
+    if h > 0:
+        s.owner[c] = <int8_t>colour
+        s.height[c] = <int16_t>h
+        s.h.hash ^= _zstack(g, c, colour, h)
+    else:
+        s.owner[c] = NOBODY
+        s.height[c] = 0
+
+
+cdef inline void _set_phase(StoCore* s, const StoGeom* g, int32_t phase) noexcept nogil:
+    s.h.hash ^= g.z_phase[s.phase] ^ g.z_phase[phase]
+    s.phase = <int8_t>phase
+
+
+cdef inline void _set_to_move(StoCore* s, const StoGeom* g, int32_t colour) noexcept nogil:
+    s.h.hash ^= _zturn(g, s.h.to_move) ^ _zturn(g, colour)
+    s.h.to_move = colour
+
+
+cdef inline void _set_passes(StoCore* s, int32_t passes) noexcept nogil:
+    if (s.passes == 1) != (passes == 1):
+        s.h.hash ^= PASS_BIT
+    s.passes = <int8_t>passes
+
+
+# -- rules ------------------------------------------------------------------
+
+cdef inline bint _move_ok(const StoCore* s, const StoGeom* g, int32_t m) noexcept nogil:
+    """Move entry m by the colour to move: own stack high enough, walls respected."""
+    cdef int32_t f = g.mv_from[m], me = s.h.to_move, j, p
+    if s.owner[f] != me or s.height[f] < g.ray_dist[m]:
+        return False
+    if s.kind[f] == WALL:
+        return True                       # from the wall: over anything, onto anything
+    if s.kind[g.ray_cell[m]] == WALL:
+        return False
+    for j in range(g.mv_first[m], m):
+        p = g.ray_cell[j]
+        if s.kind[p] == WALL and s.owner[p] != me:
+            return False
+    return True
+
+
+cdef int32_t _gen_moves(const StoCore* s, const StoGeom* g, int32_t* out) noexcept nogil:
+    """The legal moves of the colour to move, ascending (without pass)."""
+    cdef int32_t me = s.h.to_move, n = 0, c, d, m, end, h
+    cdef int32_t a0 = g.a_move0
+    cdef const int32_t* start = g.ray_start
+    cdef const int32_t* cell = g.ray_cell
+    cdef const int32_t* dist = g.ray_dist
+    cdef int32_t t
+    for c in range(g.ncells):
+        if s.owner[c] != me:
+            continue
+        h = s.height[c]
+        if s.kind[c] == WALL:
+            for d in range(NDIRS):
+                end = start[NDIRS * c + d + 1]
+                m = start[NDIRS * c + d]
+                while m < end and dist[m] <= h:
+                    out[n] = a0 + m
+                    n += 1
+                    m += 1
+        else:
+            for d in range(NDIRS):
+                end = start[NDIRS * c + d + 1]
+                m = start[NDIRS * c + d]
+                while m < end and dist[m] <= h:
+                    t = cell[m]
+                    if s.kind[t] == WALL:
+                        if s.owner[t] != me:
+                            break                 # a bare or enemy-held wall blocks the line
+                    else:
+                        out[n] = a0 + m
+                        n += 1
+                    m += 1
+    return n
+
+
+cdef int32_t sto_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
+    cdef const StoCore* s = <const StoCore*>core
+    cdef const StoGeom* g = <const StoGeom*>geom
+    cdef int32_t n = 0, c
+    if s.h.to_move < 0:
+        return 0
+    if s.phase == PLAY:
+        n = _gen_moves(s, g, out)
+        out[n] = g.a_pass
+        return n + 1
+    if s.phase == SETUP_A:
+        for c in range(g.ncells):
+            out[n] = c
+            n += 1
+        if s.placed >= 2:
+            out[n] = g.a_end
+            n += 1
+        return n
+    for c in range(g.ncells):
+        if s.owner[c] != 0:
+            out[n] = c
+            n += 1
+    if s.placed == 0 and not s.h.swapped:
+        out[n] = g.a_swap
+        n += 1
+    return n
+
+
+cdef bint sto_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
+    cdef const StoCore* s = <const StoCore*>core
+    cdef const StoGeom* g = <const StoGeom*>geom
+    if s.h.to_move < 0:
+        return False
+    if a < g.ncells:
+        return s.phase == SETUP_A or (s.phase == SETUP_B and s.owner[a] != 0)
+    if a < g.a_pass:
+        return s.phase == PLAY and _move_ok(s, g, a - g.a_move0)
+    if a == g.a_pass:
+        return s.phase == PLAY
+    if a == g.a_end:
+        return s.phase == SETUP_A and s.placed >= 2
+    return s.phase == SETUP_B and s.placed == 0 and not s.h.swapped
+
+
+cdef void _remove_tile(StoCore* s, const StoGeom* g, int32_t c) noexcept nogil:
+    """The tile on c goes: wall if it touches two territories, else territory."""
+    cdef int32_t k, nb, first = -1
+    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
+        nb = g.geo.nbr[k]
+        if s.kind[nb] == TERR:
+            if first < 0:
+                first = s.terr[nb]
+            elif s.terr[nb] != first:
+                s.kind[c] = WALL
+                s.h.hash ^= g.zkind[WALL][c]
+                return
+    s.kind[c] = TERR
+    s.h.hash ^= g.zkind[TERR][c]
+    if first < 0:
+        first = s.next_terr
+        s.next_terr += 1
+    s.terr[c] = <int16_t>first
+
+
+cdef void _end_setup_a(StoCore* s, const StoGeom* g) noexcept nogil:
+    s.setup_n = s.placed
+    s.placed = 0
+    _set_phase(s, g, SETUP_B)
+    _set_to_move(s, g, 1)
+    s.h.turn_plies = 0
+
+
+cdef void sto_apply(void* core, const void* geom, int32_t a) noexcept nogil:
+    cdef StoCore* s = <StoCore*>core
+    cdef const StoGeom* g = <const StoGeom*>geom
+    cdef int32_t me = s.h.to_move, m, f, t, k, h
+    if a >= g.a_move0 and a < g.a_pass:
+        m = a - g.a_move0
+        f = g.mv_from[m]
+        t = g.ray_cell[m]
+        k = g.ray_dist[m]
+        h = s.height[f]
+        _set_stack(s, g, f, me, h - k)
+        if s.owner[t] == me:
+            _set_stack(s, g, t, me, s.height[t] + k)
+        else:
+            if s.owner[t] >= 0:
+                s.irrev = 1                   # capture, whatever the height
+            _set_stack(s, g, t, me, k)
+        if k == h and s.kind[f] == TILE:
+            _remove_tile(s, g, f)
+            s.irrev = 1
+            if h == 2:
+                _set_stack(s, g, f, me, 1)    # only doubles breed, wall or territory alike
+        _set_passes(s, 0)
+        _set_to_move(s, g, 1 - me)
+    elif a == g.a_pass:
+        _set_passes(s, s.passes + 1)
+        _set_to_move(s, g, -1 if s.passes >= 2 else 1 - me)
+    elif a < g.ncells:
+        _set_stack(s, g, a, me, s.height[a] + 1)
+        s.placed += 1
+        s.irrev = 1
+        s.h.turn_plies = s.placed
+        if s.phase == SETUP_A:
+            if s.placed == MAX_SETUP:
+                _end_setup_a(s, g)
+        elif s.placed == s.setup_n:
+            s.placed = 0
+            s.h.turn_plies = 0
+            _set_phase(s, g, PLAY)
+            _set_to_move(s, g, 0)
+    elif a == g.a_end:
+        s.irrev = 1
+        _end_setup_a(s, g)
+    else:                                     # swap: the board stays, the seats change
+        s.h.swapped = 1
+        s.h.hash ^= g.z_swapped
+        s.irrev = 1
+
+
+cdef void sto_after_turn(void* core, const void* geom, const uint64_t* hashes, int32_t count) noexcept nogil:
+    # hashes[count - 1] is the position just reached; same colour to move
+    # means same parity of turns since the last irreversible one.
+    cdef StoCore* s = <StoCore*>core
+    cdef const StoGeom* g = <const StoGeom*>geom
+    cdef int32_t k, seen = 1
+    cdef uint64_t now
+    if s.irrev:
+        s.irrev = 0
+        s.last_irrev = count - 1
+        return
+    if s.h.to_move < 0:
+        return
+    now = hashes[count - 1] & KEY_MASK
+    k = count - 3
+    while k >= s.last_irrev:
+        if (hashes[k] & KEY_MASK) == now:
+            seen += 1
+            if seen == 3:
+                _set_to_move(s, g, -1)
+                return
+        k -= 2
+
+
+cdef int32_t _regions(const StoCore* s, const StoGeom* g, int16_t* region, int32_t* size,
+                      int8_t* colours) noexcept nogil:
+    """Regions of the final count: connected non-wall hexes (tiles count as territory).
+
+    Writes each hex's region (-1 on walls), each region's size and the bit set
+    of colours with pieces in it; returns the number of regions.
+    """
+    cdef int16_t todo[MAX_CELLS]
+    cdef int32_t n = g.ncells, nreg = 0, c, x, k, nb, sp
+    for c in range(n):
+        region[c] = -1
+    for c in range(n):
+        if s.kind[c] == WALL or region[c] >= 0:
+            continue
+        region[c] = <int16_t>nreg
+        size[nreg] = 0
+        colours[nreg] = 0
+        todo[0] = <int16_t>c
+        sp = 1
+        while sp:
+            sp -= 1
+            x = todo[sp]
+            size[nreg] += 1
+            if s.owner[x] >= 0:
+                colours[nreg] |= <int8_t>(1 << s.owner[x])
+            for k in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
+                nb = g.geo.nbr[k]
+                if s.kind[nb] != WALL and region[nb] < 0:
+                    region[nb] = <int16_t>nreg
+                    todo[sp] = <int16_t>nb
+                    sp += 1
+        nreg += 1
+    return nreg
+
+
+cdef void sto_scores(const void* core, const void* geom, double* out) noexcept nogil:
+    cdef const StoCore* s = <const StoCore*>core
+    cdef const StoGeom* g = <const StoGeom*>geom
+    cdef int16_t region[MAX_CELLS]
+    cdef int32_t size[MAX_CELLS]
+    cdef int8_t colours[MAX_CELLS]
+    cdef int32_t r, n = _regions(s, g, region, size, colours)
+    out[0] = 0.0
+    out[1] = 0.0
+    for r in range(n):
+        if colours[r] == 1:
+            out[0] += size[r]
+        elif colours[r] == 2:
+            out[1] += size[r]
+
+
+cdef void sto_returns(const void* core, const void* geom, double* out) noexcept nogil:
+    cdef double sc[2]
+    sto_scores(core, geom, sc)
+    out[0] = 1.0 if sc[0] > sc[1] else (-1.0 if sc[0] < sc[1] else 0.0)
+    out[1] = -out[0]
+
+
+cdef uint64_t sto_hash_full(const void* core, const void* geom) noexcept nogil:
+    cdef const StoCore* s = <const StoCore*>core
+    cdef const StoGeom* g = <const StoGeom*>geom
+    cdef uint64_t z = g.z_phase[s.phase]
+    cdef int32_t c
+    for c in range(g.ncells):
+        z ^= g.zkind[s.kind[c]][c]
+        if s.owner[c] >= 0:
+            z ^= _zstack(g, c, s.owner[c], s.height[c])
+    if s.h.to_move >= 0:
+        z ^= _zturn(g, s.h.to_move)
+    if s.h.swapped:
+        z ^= g.z_swapped
+    if s.passes == 1:
+        z ^= PASS_BIT
+    return z
+
+
+cdef void sto_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
+    # Planes: own stack heights, opponent's stack heights, tile, territory,
+    # wall, hex exists, setup phase, the opponent has just passed.
+    cdef const StoCore* s = <const StoCore*>core
+    cdef const StoGeom* g = <const StoGeom*>geom
+    cdef int32_t area = g.geo.width * g.geo.height, c, at
+    for c in range(g.ncells):
+        at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
+        if s.owner[c] >= 0:
+            out[(0 if s.owner[c] == colour else 1) * area + at] = s.height[c]
+        out[(2 + s.kind[c]) * area + at] = 1.0
+        out[5 * area + at] = 1.0
+        if s.phase != PLAY:
+            out[6 * area + at] = 1.0
+        if s.passes == 1:
+            out[7 * area + at] = 1.0
+
+
+cdef Rules STO_RULES
+STO_RULES.core_size = sizeof(StoCore)
+STO_RULES.legal = sto_legal
+STO_RULES.is_legal = sto_is_legal
+STO_RULES.apply = sto_apply
+STO_RULES.returns = sto_returns
+STO_RULES.scores = sto_scores
+STO_RULES.hash_full = sto_hash_full
+STO_RULES.observe = sto_observe
+STO_RULES.after_turn = sto_after_turn
+STO_RULES.playout = NULL
+
+# threefold=False: the same rules without the repetition ending.
+cdef Rules STO_RULES_NOREP
+STO_RULES_NOREP = STO_RULES
+STO_RULES_NOREP.after_turn = NULL
+
+
+# -- boards -------------------------------------------------------------------
+
+_HEX_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
+
+
+def _hex_distance(a, b):
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def _flower(q, r):
+    return [(q, r)] + [(q + dq, r + dr) for dq, dr in _HEX_DIRS]
+
+
+def modular_layout(int modules, seed):
+    """The centres of ``modules`` seven-hex modules placed at random, in order.
+
+    The first module is centred on (0, 0).  Each next one is drawn uniformly
+    (one ``rng_below`` draw of the ludens generator seeded with ``seed``) from
+    the centres, in (r, q) order, where it overlaps nothing and touches the
+    board along at least two hexes on each side: two of its hexes border the
+    board and it borders two hexes of the board.
+    """
+    if not 1 <= modules <= MAX_MODULES:
+        raise ValueError(f"modules {modules} out of range 1..{MAX_MODULES}")
+    cdef Rng rng
+    rng_seed(&rng, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), 0x53544F52)
+    centres = [(0, 0)]
+    cells = set(_flower(0, 0))
+    for _ in range(modules - 1):
+        # A module touching the board without overlapping it has its centre
+        # exactly two steps from the board.
+        ring = set()
+        for (q, r) in cells:
+            for dq in range(-2, 3):
+                for dr in range(max(-2, -2 - dq), min(2, 2 - dq) + 1):
+                    if _hex_distance((dq, dr), (0, 0)) == 2:
+                        ring.add((q + dq, r + dr))
+        candidates = []
+        for p in sorted(ring, key=lambda x: (x[1], x[0])):
+            mod = _flower(*p)
+            if any(x in cells for x in mod):
+                continue
+            touching = sum(1 for x in mod if any((x[0] + dq, x[1] + dr) in cells for dq, dr in _HEX_DIRS))
+            touched = len({(x[0] + dq, x[1] + dr) for x in mod for dq, dr in _HEX_DIRS} & cells)
+            if touching >= 2 and touched >= 2:
+                candidates.append(p)
+        if not candidates:
+            raise RuntimeError("no place for another module")   # cannot happen on a finite board
+        pick = candidates[rng_below(&rng, <unsigned int>len(candidates))]
+        centres.append(pick)
+        cells.update(_flower(*pick))
+    return centres
+
+
+def modular_cells(int modules, seed):
+    """The hexes of the modular board ``modular_layout(modules, seed)``, in (r, q) order."""
+    cells = set()
+    for centre in modular_layout(modules, seed):
+        cells.update(_flower(*centre))
+    return sorted(cells, key=lambda x: (x[1], x[0]))
+
+
+def _check_cells(value):
+    try:
+        cells = [(int(q), int(r)) for q, r in value]
+    except (TypeError, ValueError):
+        raise ValueError("cells must be a list of (q, r) integer pairs") from None
+    if len(set(cells)) != len(cells):
+        raise ValueError("cells: a hex is listed twice")
+    if not MIN_CELLS <= len(cells) <= MAX_CELLS:
+        raise ValueError(f"a board needs {MIN_CELLS}..{MAX_CELLS} hexes, not {len(cells)}")
+    qs, rs = [q for q, _ in cells], [r for _, r in cells]
+    if max(qs) - min(qs) >= MAX_CELLS or max(rs) - min(rs) >= MAX_CELLS:
+        raise ValueError(f"cells: the board spans more than {MAX_CELLS} hexes in q or r")
+    # Lists of lists: the form that survives a JSON round trip unchanged.
+    return [[q, r] for q, r in sorted(cells, key=lambda x: (x[1], x[0]))]
+
+
+_BOARD = Param("board", "hexhex", "'hexhex' (side `size`), 'modular' (`modules` random 7-hex modules, "
+               "`seed`) or 'custom' (the hexes in `cells`)", kind=str, choices=("hexhex", "modular", "custom"))
+_SIZE = Param("size", 5, "side of the hexhex board", lo=3, hi=8)
+_MODULES = Param("modules", 10, "number of 7-hex modules of a modular board", lo=1, hi=MAX_MODULES)
+_SEED = Param("seed", 0, "random seed of a modular board's layout", lo=0, hi=2**63 - 1)
+_CELLS = Param("cells", None, "custom board: list of axial (q, r) hex coordinates", kind=object,
+               optional=True, validate=_check_cells)
+_THREEFOLD = Param("threefold", True, "end the game when a position occurs for the third time", kind=bool)
+
+_MOVE = re.compile(r"([a-z]+[0-9]+)(?::([0-9]+))?-([a-z]+[0-9]+)")
+KIND_LETTERS = "vtw"
+
+
+cdef class StorisendeGame(Game):
+    """Storisende on a hexhex, modular or custom board (RULES.md § Storisende)."""
+
+    NAME = "storisende"
+    TITLE = "Storisende"
+    PARAMS = (_BOARD, _SIZE, _MODULES, _SEED, _CELLS, _THREEFOLD)
+    SCORES_DECIDE = True
+    cdef StoGeom g
+    cdef object _tables            # numpy arrays behind the pointers in g
+    cdef dict _move_of             # (from, to) -> move entry
+
+    def _build(self, dict params):
+        kind = params["board"]
+        if (params["cells"] is not None) != (kind == "custom"):
+            raise ParameterError("storisende: parameter 'cells' goes with board='custom' (and it needs it)")
+        cdef Board board
+        if kind == "hexhex":
+            board = Board.hexhex(params["size"], names="offset")
+        elif kind == "modular":
+            board = Board.custom(modular_cells(params["modules"], params["seed"]), kind="modular")
+        else:
+            board = Board.custom(params["cells"], kind="custom")
+        self.board = board
+        self.num_players = 2
+        cdef int32_t n = board.geo.num_cells, c, d, j, cell
+        memset(&self.g, 0, sizeof(StoGeom))
+        self.g.geo = board.geo
+        self.g.ncells = n
+
+        # Every ordered pair of hexes on a lattice line, by (from, direction, distance).
+        starts, cells, dists, froms, firsts = [0], [], [], [], []
+        span = board.geo.width + board.geo.height
+        for c in range(n):
+            for d in range(NDIRS):
+                first = len(cells)
+                for j in range(1, span + 1):
+                    cell = geo_ray(&board.geo, c, d, j)
+                    if cell == OUTSIDE:         # beyond the bounding box: nothing further
+                        break
+                    if cell >= 0:
+                        cells.append(cell)
+                        dists.append(j)
+                        froms.append(c)
+                        firsts.append(first)
+                starts.append(len(cells))
+        tables = {k: np.array(v if v else [0], dtype=np.int32)
+                  for k, v in (("start", starts), ("cell", cells), ("dist", dists), ("from", froms),
+                               ("first", firsts))}
+        self._tables = tables
+        self.g.ray_start = _ptr(tables["start"])
+        self.g.ray_cell = _ptr(tables["cell"])
+        self.g.ray_dist = _ptr(tables["dist"])
+        self.g.mv_from = _ptr(tables["from"])
+        self.g.mv_first = _ptr(tables["first"])
+        self.g.nmoves = len(cells)
+        self.g.a_move0 = n
+        self.g.a_pass = n + self.g.nmoves
+        self.g.a_end = self.g.a_pass + 1
+        self.g.a_swap = self.g.a_pass + 2
+        self._move_of = {(froms[m], cells[m]): m for m in range(len(cells))}
+
+        cdef uint64_t x = 0x53544F524953 ^ (<uint64_t>n << 40)
+        for c in range(n):
+            for d in range(2):
+                self.g.zbase[d][c] = splitmix64(&x)
+            self.g.zkind[TERR][c] = splitmix64(&x) & KEY_MASK
+            self.g.zkind[WALL][c] = splitmix64(&x) & KEY_MASK
+        self.g.z_colour1 = splitmix64(&x) & KEY_MASK
+        self.g.z_swapped = splitmix64(&x) & KEY_MASK
+        for d in range(3):
+            self.g.z_phase[d] = splitmix64(&x) & KEY_MASK
+
+        cdef StoCore init
+        _reset(&init, n)
+        init.h.hash = sto_hash_full(&init, &self.g)
+        # A safety cap: uniformly random games end by themselves (hexhex 5:
+        # 155 plies on average, the longest of 20,000 had 1,897); simulate
+        # reports the games it cuts as truncated.
+        self.default_max_plies = 40 * n
+        self.observation_shape = (8, board.geo.height, board.geo.width)
+        self._state_type = StorisendeState
+        names = list(board.names)
+        for m in range(len(cells)):
+            names.append(f"{board.names[froms[m]]}:{dists[m]}-{board.names[cells[m]]}")
+        names += ["pass", "end", "swap"]
+        self._set_rules(&STO_RULES if params["threefold"] else &STO_RULES_NOREP, &self.g,
+                        PyBytes_FromStringAndSize(<char*>&init, sizeof(StoCore)), tuple(names),
+                        self.g.a_pass, self.g.a_end)
+
+    @property
+    def pass_action(self):
+        return self.g.a_pass
+
+    @property
+    def end_action(self):
+        return self.g.a_end
+
+    @property
+    def swap_action(self):
+        return self.g.a_swap
+
+    def move_action(self, frm, to):
+        """The move action from hex ``frm`` to hex ``to`` (names or indices); None if not on a line."""
+        f = self.board.index(frm) if isinstance(frm, str) else int(frm)
+        t = self.board.index(to) if isinstance(to, str) else int(to)
+        m = self._move_of.get((f, t))
+        return None if m is None else self.g.a_move0 + m
+
+    def decode(self, int action):
+        """What an action is: ('place', cell), ('move', from, to, pieces), ('pass',), ('end',) or ('swap',)."""
+        if not 0 <= action < self.num_actions:
+            raise IllegalActionError(f"action {action} out of range 0..{self.num_actions - 1}")
+        if action < self.g.ncells:
+            return ("place", action)
+        if action < self.g.a_pass:
+            m = action - self.g.a_move0
+            return ("move", self.g.mv_from[m], self.g.ray_cell[m], self.g.ray_dist[m])
+        return (("pass",), ("end",), ("swap",))[action - self.g.a_pass]
+
+    def _core_from_position(self, position):
+        cdef StoCore s
+        cdef int32_t n = self.g.ncells, c, colour, h
+        _reset(&s, n)
+        board = position.get("board", {})
+        if not isinstance(board, dict):
+            raise ValueError("position['board'] must map hex names to contents")
+        for name, v in board.items():
+            c = self.board.index(name)
+            if not isinstance(v, str) or not v or v[0] not in KIND_LETTERS or v[1:].strip("12") \
+                    or len(set(v[1:])) > 1:
+                raise ValueError(f"{name}: contents {v!r} is not v/t/w followed by one colour's digits")
+            h = len(v) - 1
+            if h > MAX_HEIGHT:
+                raise ValueError(f"{name}: a stack of {h} pieces is too high (at most {MAX_HEIGHT})")
+            s.kind[c] = KIND_LETTERS.index(v[0])
+            if h:
+                s.owner[c] = int(v[1]) - 1
+                s.height[c] = h
+        pieces = [sum(s.height[c] for c in range(n) if s.owner[c] == k) for k in range(2)]
+        swapped = position.get("swapped", False)
+        if not isinstance(swapped, bool):
+            raise ValueError(f"swapped must be True or False, not {swapped!r}")
+        s.h.swapped = swapped
+        to_move = position.get("to_move", 0)
+        if type(to_move) is not int or to_move not in (-1, 0, 1):
+            raise ValueError(f"to_move {to_move!r} is not a player of storisende (0, 1) or -1")
+        passes = position.get("passes", 0)
+        if type(passes) is not int or passes not in (0, 1, 2) or (passes == 2 and to_move != -1):
+            raise ValueError(f"passes {passes!r} must be 0 or 1 (2 only once the game is over)")
+        phase = position.get("phase", "play")
+        if phase == "setup":
+            if any(s.kind[c] != TILE for c in range(n)):
+                raise ValueError("during the setup every hex is a tile")
+            if to_move == -1 or passes:
+                raise ValueError("the setup is not over: to_move must be a player and passes 0")
+            if pieces[1]:
+                raise ValueError("a setup position is one between turns: colour 2 has not placed yet")
+            if pieces[0] == 0:
+                s.phase = SETUP_A
+                colour = 0
+                if swapped:
+                    raise ValueError("nobody can have swapped before the first setup turn")
+            elif 2 <= pieces[0] <= MAX_SETUP:
+                s.phase = SETUP_B
+                colour = 1
+                s.setup_n = pieces[0]
+            else:
+                raise ValueError(f"colour 1 sets up 2..{MAX_SETUP} pieces, not {pieces[0]}")
+            if to_move != colour ^ swapped:
+                raise ValueError(f"in this setup position player {colour ^ swapped} is to move")
+        elif phase == "play":
+            s.phase = PLAY
+            colour = -1 if to_move == -1 else to_move ^ swapped
+            if sum(pieces) > 10 * MAX_HEIGHT:
+                raise ValueError("too many pieces")
+        else:
+            raise ValueError(f"phase {phase!r}: expected 'setup' or 'play'")
+        s.h.to_move = colour
+        s.passes = passes
+        # Territory ids: connected sets of territory hexes.
+        for c in range(n):
+            if s.kind[c] == TERR and s.terr[c] < 0:
+                todo = [c]
+                s.terr[c] = s.next_terr
+                while todo:
+                    x = todo.pop()
+                    for nb in self.board.neighbours(x):
+                        if s.kind[nb] == TERR and s.terr[nb] < 0:
+                            s.terr[nb] = s.next_terr
+                            todo.append(nb)
+                s.next_terr += 1
+        s.h.hash = sto_hash_full(&s, &self.g)
+        return PyBytes_FromStringAndSize(<char*>&s, sizeof(StoCore))
+
+
+cdef void _reset(StoCore* s, int32_t n) noexcept:
+    memset(s, 0, sizeof(StoCore))
+    memset(s.owner, NOBODY, sizeof(s.owner))
+    memset(s.terr, 0xFF, sizeof(s.terr))
+    s.phase = SETUP_A
+    s.h.to_move = 0
+
+
+cdef const int32_t* _ptr(a):
+    cdef const int32_t[::1] view = a
+    return &view[0]
+
+
+cdef class StorisendeState(State):
+    """A Storisende position."""
+
+    cdef inline StoCore* _s(self):
+        return <StoCore*>self.core
+
+    cdef inline StoGeom* _g(self):
+        return <StoGeom*>self.geom
+
+    # -- notation -----------------------------------------------------------
+
+    def action_to_string(self, int action):
+        """``from-to`` for a whole-stack move, ``from:k-to`` for the top k of a taller stack."""
+        cdef StoCore* s = self._s()
+        cdef StoGeom* g = self._g()
+        if not 0 <= action < self.game.num_actions:
+            raise IllegalActionError(f"action {action} out of range 0..{self.game.num_actions - 1}")
+        if g.a_move0 <= action < g.a_pass:
+            m = action - g.a_move0
+            f = g.mv_from[m]
+            if s.height[f] == g.ray_dist[m]:
+                names = self.game.board.names
+                return f"{names[f]}-{names[g.ray_cell[m]]}"
+        return self.game._action_names[action]
+
+    def _parse_action(self, str key):
+        cdef StoCore* s = self._s()
+        cdef StoGeom* g = self._g()
+        key = key.replace(" ", "")
+        a = self.game._action_index.get(key)
+        if a is not None:
+            return a
+        match = _MOVE.fullmatch(key)
+        if match is None:
+            return State._parse_action(self, key)
+        board = self.game.board
+        f, t = board.index(match.group(1)), board.index(match.group(3))
+        m = (<StorisendeGame>self.game)._move_of.get((f, t))
+        if m is None:
+            raise IllegalActionError(f"{key!r}: {board.names[t]} is not on a straight line from {board.names[f]}")
+        dist = g.ray_dist[m]
+        if match.group(2) is not None:
+            k = int(match.group(2))
+            if k != dist:
+                raise IllegalActionError(f"{key!r}: {k} pieces move exactly {k} steps, "
+                                         f"but {board.names[t]} is {dist} from {board.names[f]}")
+        elif s.phase == PLAY and s.owner[f] == s.h.to_move and s.height[f] != dist:
+            h = s.height[f]
+            hint = f" (the top {dist} would be {board.names[f]}:{dist}-{board.names[t]})" if dist < h else ""
+            raise IllegalActionError(f"{key!r}: the whole stack on {board.names[f]} has {h} pieces, so it "
+                                     f"moves exactly {h} steps, and {board.names[t]} is {dist} away{hint}")
+        return g.a_move0 + m
+
+    def _why_illegal(self, int action):
+        cdef StoCore* s = self._s()
+        cdef StoGeom* g = self._g()
+        names = self.game.board.names
+        me = s.h.to_move
+        if action < g.ncells:
+            if s.phase == PLAY:
+                return "pieces are placed only during the setup"
+            return f"colour 2 pieces may not go on a hex holding colour 1 pieces ({names[action]})"
+        if action == g.a_end:
+            if s.phase == SETUP_A:
+                return "place at least 2 pieces before ending the setup"
+            if s.phase == SETUP_B:
+                return f"colour 2 places exactly {s.setup_n} pieces"
+            return "'end' only closes the first player's setup"
+        if action == g.a_swap:
+            return "swap is only possible as the second player's first setup action"
+        if s.phase != PLAY:
+            return "the setup is not finished: place pieces" + (" or swap" if sto_is_legal(s, g, g.a_swap) else "")
+        if action == g.a_pass:
+            return "not a legal action in this position"
+        m = action - g.a_move0
+        f, t, k = g.mv_from[m], g.ray_cell[m], g.ray_dist[m]
+        if s.owner[f] != me:
+            return f"there is no stack of player {self.current_player}'s on {names[f]}"
+        if s.height[f] < k:
+            return f"the stack on {names[f]} has {s.height[f]} pieces, fewer than {k}"
+        if s.kind[t] == WALL:
+            return f"a stack that is not on the wall may not land on the wall ({names[t]})"
+        for j in range(g.mv_first[m], m):
+            p = g.ray_cell[j]
+            if s.kind[p] == WALL and s.owner[p] != me:
+                return f"{names[p]} is wall without a piece of the mover, and the stack is not on the wall"
+        return "not a legal action in this position"
+
+    def _why_incomplete(self):
+        cdef StoCore* s = self._s()
+        if s.phase == SETUP_A:
+            return "the first setup needs at least 2 pieces"
+        if s.phase == SETUP_B:
+            return f"colour 2 places exactly {s.setup_n} pieces ({s.placed} so far)"
+        return State._why_incomplete(self)
+
+    # -- views --------------------------------------------------------------
+
+    def _board_json(self):
+        cdef StoCore* s = self._s()
+        names = self.game.board.names
+        out = {}
+        for c in range(self._g().ncells):
+            text = KIND_LETTERS[s.kind[c]]
+            if s.owner[c] >= 0:
+                text += str(s.owner[c] + 1) * s.height[c]
+            out[names[c]] = text
+        return out
+
+    def _json_extra(self):
+        cdef StoCore* s = self._s()
+        return {"phase": "play" if s.phase == PLAY else "setup", "swapped": bool(s.h.swapped),
+                "passes": int(s.passes), "scores": [int(x) for x in self.scores()]}
+
+    def _glyphs(self):
+        cdef StoCore* s = self._s()
+        out = []
+        for c in range(self._g().ncells):
+            text = ".-#"[s.kind[c]]
+            if s.owner[c] >= 0:
+                text = "XO"[s.owner[c]] + (str(s.height[c]) if s.height[c] > 1 else "") \
+                    + ("" if s.kind[c] == TILE else text)
+            out.append(text)
+        return out
+
+    def _headline(self):
+        return State._headline(self) + "  (. tile, - territory, # wall; X = colour 1, O = colour 2, digits = height)"
+
+    def regions(self):
+        """The regions of the count as if the game ended now: connected non-wall hexes
+        (tiles included).  A list of dicts: ``cells`` (names), ``size`` and
+        ``controller`` (the seat that alone has pieces there, or None)."""
+        cdef StoCore* s = self._s()
+        cdef int16_t region[MAX_CELLS]
+        cdef int32_t size[MAX_CELLS]
+        cdef int8_t colours[MAX_CELLS]
+        cdef int32_t nreg = _regions(s, self._g(), region, size, colours), r, c
+        names = self.game.board.names
+        out = [{"cells": [], "size": size[r],
+                "controller": (0 if colours[r] == 1 else 1) ^ s.h.swapped if colours[r] in (1, 2) else None}
+               for r in range(nreg)]
+        for c in range(self._g().ncells):
+            if region[c] >= 0:
+                out[region[c]]["cells"].append(names[c])
+        return out
+
+    def territory_ids(self):
+        """For each territory hex (by name), the id of the territory it belongs to."""
+        cdef StoCore* s = self._s()
+        names = self.game.board.names
+        return {names[c]: s.terr[c] for c in range(self._g().ncells) if s.kind[c] == TERR}
+
+    @property
+    def phase(self):
+        """'setup' or 'play'."""
+        return "play" if self._s().phase == PLAY else "setup"

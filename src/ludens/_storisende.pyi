@@ -1,0 +1,43 @@
+"""Stubs for Storisende's public extras (RULES.md § Storisende)."""
+
+from typing import Literal, Optional, TypedDict, Union
+
+from ludens._state import Game, State
+
+def modular_layout(modules: int, seed: int) -> list[tuple[int, int]]:
+    """Centres (axial q, r) of the modules of a modular board, in placement order."""
+
+def modular_cells(modules: int, seed: int) -> list[tuple[int, int]]:
+    """The hexes (axial q, r) of the modular board, in (r, q) order."""
+
+Decoded = Union[
+    tuple[Literal["place"], int],
+    tuple[Literal["move"], int, int, int],      # from, to, pieces moved (= steps)
+    tuple[Literal["pass"]],
+    tuple[Literal["end"]],
+    tuple[Literal["swap"]],
+]
+
+class Region(TypedDict):
+    cells: list[str]
+    size: int
+    controller: Optional[int]     # the seat that alone has pieces in the region
+
+class StorisendeGame(Game):
+    @property
+    def pass_action(self) -> int: ...
+    @property
+    def end_action(self) -> int: ...
+    @property
+    def swap_action(self) -> int: ...
+    def move_action(self, frm: Union[str, int], to: Union[str, int]) -> Optional[int]:
+        """The move from ``frm`` to ``to`` (it moves as many pieces as steps); None if not on a line."""
+    def decode(self, action: int) -> Decoded: ...
+
+class StorisendeState(State):
+    def regions(self) -> list[Region]:
+        """Regions of the count as if the game ended now (tiles count as territory)."""
+    def territory_ids(self) -> dict[str, int]:
+        """Territory hex name -> id of its territory (ids never merge during play)."""
+    @property
+    def phase(self) -> Literal["setup", "play"]: ...
