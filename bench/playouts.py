@@ -27,6 +27,9 @@ from ludens import benchmark
 CASES = [
     ("Hex 11x11", "hex", {"size": 11}),
     ("Hox 11x11", "hox", {"size": 11}),
+    ("Symple 9x9", "symple", {"size": 9}),
+    ("Symple 13x13", "symple", {"size": 13}),
+    ("Symple 19x19", "symple", {"size": 19}),
 ]
 
 

@@ -20,6 +20,8 @@ import ludens
 CASES: dict[str, list[tuple[dict, int]]] = {
     "hex": [({}, 40), ({"size": 5}, 100), ({"size": 3, "swap": False}, 40), ({"size": 1}, 20)],
     "hox": [({}, 40), ({"size": 5}, 100), ({"size": 2}, 40), ({"size": 4, "swap": False}, 20)],
+    "symple": [({}, 30), ({"size": 13, "penalty": 0}, 30), ({"size": 9}, 100), ({"size": 6, "penalty": -3}, 40),
+               ({"size": 5}, 60), ({"size": 3}, 30)],
 }
 
 
