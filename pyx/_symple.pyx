@@ -93,6 +93,8 @@ ctypedef struct SympleGeom:
     int32_t end_action
     int32_t penalty
     int16_t nb4[MAX_CELLS][4]     # the four neighbours, NOWHERE off the board (no branches)
+    uint64_t not_first_col[WORDS] # cells not in column a
+    uint64_t not_last_col[WORDS]  # cells not in the last column
     uint64_t zobrist[2][MAX_CELLS]
     uint64_t z_fresh[MAX_CELLS]
     uint64_t z_black_to_move
@@ -144,13 +146,6 @@ cdef inline bint _any_plant(const SympleCore* s, int32_t colour, int32_t nwords)
     return False
 
 
-cdef inline int32_t _count(const uint64_t* b, int32_t nwords) noexcept nogil:
-    cdef int32_t w, n = 0
-    for w in range(nwords):
-        n += popcount64(b[w])
-    return n
-
-
 cdef inline int32_t _list(const uint64_t* b, int32_t nwords, int32_t* out) noexcept nogil:
     cdef int32_t w, n = 0
     cdef uint64_t x
@@ -163,18 +158,9 @@ cdef inline int32_t _list(const uint64_t* b, int32_t nwords, int32_t* out) noexc
     return n
 
 
-cdef inline int32_t _select(const uint64_t* b, int32_t i) noexcept nogil:
-    """The cell of the i-th set bit (0-based, ascending); i must be < the count."""
-    cdef int32_t w = 0, k, pos
-    cdef uint64_t x
-    while True:
-        k = popcount64(b[w])
-        if i < k:
-            break
-        i -= k
-        w += 1
-    x = b[w]
-    pos = 0
+cdef inline int32_t _select_in_word(uint64_t x, int32_t i) noexcept nogil:
+    """The position of the i-th set bit of x (0-based, from the low end); i < popcount(x)."""
+    cdef int32_t k, pos = 0
     k = popcount64(x & <uint64_t>0xFFFFFFFF)
     if i >= k:
         i -= k
@@ -193,7 +179,25 @@ cdef inline int32_t _select(const uint64_t* b, int32_t i) noexcept nogil:
     while i > 0:
         x &= x - 1
         i -= 1
-    return (w << 6) + pos + ctz64(x)
+    return pos + ctz64(x)
+
+
+cdef inline int32_t _select(const uint64_t* b, const int32_t* counts, int32_t i) noexcept nogil:
+    """The cell of the i-th set bit of b (0-based, ascending), given each word's
+    bit count; i must be below the total."""
+    cdef int32_t w = 0
+    while i >= counts[w]:
+        i -= counts[w]
+        w += 1
+    return (w << 6) + _select_in_word(b[w], i)
+
+
+cdef inline int32_t _counts(const uint64_t* b, int32_t nwords, int32_t* counts) noexcept nogil:
+    cdef int32_t w, n = 0
+    for w in range(nwords):
+        counts[w] = popcount64(b[w])
+        n += counts[w]
+    return n
 
 
 # -- rules --------------------------------------------------------------------
@@ -247,26 +251,46 @@ cdef void _end_turn(SympleCore* s, const SympleGeom* g) noexcept nogil:
         s.h.hash ^= _z_turn(g, 1 - colour)
 
 
+cdef void _strike_neighbours(uint64_t* bits, const uint64_t* mark, const SympleGeom* g) noexcept nogil:
+    """Clear from ``bits`` every cell next to a cell of ``mark`` (bit-parallel:
+    cells are numbered row by row, so neighbours are shifts by 1 and by n)."""
+    cdef int32_t w, n = g.n, nw = g.nwords
+    cdef uint64_t x, lo, hi, nb
+    for w in range(nw):
+        x = mark[w]
+        lo = mark[w - 1] if w > 0 else 0
+        hi = mark[w + 1] if w + 1 < nw else 0
+        nb = (((x << 1) | (lo >> 63)) & g.not_first_col[w]) \
+            | (((x >> 1) | (hi << 63)) & g.not_last_col[w]) \
+            | (x << n) | (lo >> (64 - n)) | (x >> n) | (hi << (64 - n))
+        bits[w] &= ~nb
+
+
 cdef void _grow_stone(SympleCore* s, const SympleGeom* g, int32_t c) noexcept nogil:
     """Place a legal grow stone; end the grow when it is maximal."""
     cdef int32_t colour = s.h.to_move
     cdef int16_t roots[8]
     cdef int32_t n = chains_adjacent(&s.ch, &g.geo, c, colour, roots)
-    cdef int32_t i, r, m, k, root
+    cdef int32_t i, r, m, root
+    cdef uint64_t mark[WORDS]
+    cdef bint marked = False
     for i in range(n):
         r = roots[i]
         if s.grew[r]:
             continue            # touched through a fresh stone only (c is legal)
-        # The start-of-turn chain r grows now: none of its liberties may be used any more.
+        # The start-of-turn chain r grows now: none of its liberties may be used
+        # any more.  Mark its stones, then strike their neighbours at once.
+        if not marked:
+            memset(mark, 0, g.nwords * sizeof(uint64_t))
+            marked = True
         m = r
         while True:
-            _clear(s.avail, g.nb4[m][0])
-            _clear(s.avail, g.nb4[m][1])
-            _clear(s.avail, g.nb4[m][2])
-            _clear(s.avail, g.nb4[m][3])
+            _set(mark, m)
             m = s.ch.next[m]
             if m == r:
                 break
+    if marked:
+        _strike_neighbours(s.avail, mark, g)
     _clear(s.avail, c)
     _put(s, g, c, colour)
     root = s.ch.root[c]
@@ -402,10 +426,15 @@ cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_pli
                          int32_t* buf, PlayoutStats* st) noexcept nogil:
     # The generic playout's draws without building the legal list: the i-th
     # legal action is the i-th set bit of the phase's bitset (END last).
+    # Every action but END fills its cell, so the empty cells per word are
+    # counted once and then kept up to date here.
     cdef SympleCore* s = <SympleCore*>core
     cdef const SympleGeom* g = <const SympleGeom*>geom
     cdef uint64_t plant[WORDS]
+    cdef int32_t empty_count[WORDS]
+    cdef int32_t counts[WORDS]
     cdef int32_t n, i, w, a
+    _counts(s.empty, g.nwords, empty_count)
     while s.h.to_move >= 0:
         if st.plies >= max_plies:
             st.truncated = 1
@@ -413,19 +442,21 @@ cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_pli
         if s.phase == START:
             n = g.ncells - s.ch.stones[0] - s.ch.stones[1]
             i = <int32_t>rng_below(rng, <unsigned int>n)
-            a = _select(s.empty, i)
+            a = _select(s.empty, empty_count, i)
         elif s.phase == GROW:
-            n = _count(s.avail, g.nwords)
+            n = _counts(s.avail, g.nwords, counts)
             i = <int32_t>rng_below(rng, <unsigned int>n)
-            a = _select(s.avail, i)
+            a = _select(s.avail, counts, i)
         else:
             for w in range(g.nwords):
                 plant[w] = s.empty[w] & ~s.libs[BLACK][w]
-            n = _count(plant, g.nwords) + 1
+            n = _counts(plant, g.nwords, counts) + 1
             i = <int32_t>rng_below(rng, <unsigned int>n)
-            a = g.end_action if i == n - 1 else _select(plant, i)
+            a = g.end_action if i == n - 1 else _select(plant, counts, i)
         st.decisions += 1
         st.legal_sum += n
+        if a != g.end_action:
+            empty_count[a >> 6] -= 1
         _apply(s, g, a)
         st.plies += 1
         if s.h.turn_plies == 0:
@@ -497,6 +528,10 @@ cdef class SympleGame(Game):
         self.g.end_action = n * n
         self.g.penalty = penalty
         for c in range(n * n):
+            if c % n != 0:
+                _set(self.g.not_first_col, c)
+            if c % n != n - 1:
+                _set(self.g.not_last_col, c)
             nbs = board.neighbours(c)
             for k in range(4):
                 self.g.nb4[c][k] = nbs[k] if k < len(nbs) else NOWHERE
