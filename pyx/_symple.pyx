@@ -21,9 +21,10 @@ Everything is kept incrementally in the core:
   a live chain of its own.  A cell is a legal grow stone iff it is empty,
   touches an old (not fresh) own stone, and touches no old own stone of a
   marked chain.  ``avail`` starts as ``libs[mover]``; when a chain grows, its
-  liberties are struck out (one walk over its members: O(own stones) per turn,
-  O(1) per action otherwise).  The grow is maximal exactly when ``avail`` is
-  empty.  Stones placed this turn never add liberties to ``avail``.
+  liberties are struck out: one walk over its members marks them, and their
+  neighbours go with a few word-parallel shifts (O(own stones) per turn in
+  all).  The grow is maximal exactly when ``avail`` is empty.  Stones placed
+  this turn never add cells to ``avail``.
 
 The set of legal grows does not depend on the order of the stones: a set S of
 empty cells is a legal grow iff every cell of S touches a start-of-turn chain,
