@@ -274,6 +274,7 @@ def test_black_may_grow_then_plant():
     assert s.current_player == BLACK and s.phase == "plant" and s.grown
     plants = legal_names(s)
     assert "end" in plants and "e1" in plants and "b4" not in plants and "a2" not in plants
+    assert "d4" in plants                             # touching White is fine
     act(s, "e1")
     assert s.current_player == WHITE and board(s) == {"b2": 2, "b3": 2, "e1": 2, "e4": 1}
     assert s.turns == ["b3,e1"]
