@@ -18,6 +18,7 @@ MODULES = [
     "_hex",         # Hex and Hox
     "_tiptoptoe",   # Tip-Top-Toe
     "_storisende",  # Storisende
+    "_symple",      # Symple
 ]
 
 CHECKED = os.environ.get("LUDENS_CHECKED", "") not in ("", "0")

@@ -29,6 +29,9 @@ CASES = [
     ("Hox 11x11", "hox", {"size": 11}),
     ("Tip-Top-Toe", "tiptoptoe", {}),
     ("Storisende hexhex-5", "storisende", {}),
+    ("Symple 9x9", "symple", {"size": 9}),
+    ("Symple 13x13", "symple", {"size": 13}),
+    ("Symple 19x19", "symple", {"size": 19}),
 ]
 
 

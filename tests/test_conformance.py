@@ -26,6 +26,8 @@ CASES: dict[str, list[tuple[dict, int]]] = {
                    # hexhex 3 without its centre: lines cross the hole
                    ({"board": "custom", "cells": [(q, r) for r in range(-2, 3) for q in range(-2, 3)
                                                   if abs(q + r) <= 2 and (q, r) != (0, 0)]}, 20)],
+    "symple": [({}, 30), ({"size": 13, "penalty": 0}, 30), ({"size": 9}, 100), ({"size": 6, "penalty": -3}, 40),
+               ({"size": 5}, 60), ({"size": 3}, 30)],
 }
 
 
