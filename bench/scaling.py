@@ -18,6 +18,7 @@ import ludens
 
 CASES = [
     ("Hex 11x11", "hex", {"size": 11}),
+    ("Symple 19x19", "symple", {"size": 19}),
 ]
 
 
