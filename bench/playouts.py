@@ -27,6 +27,8 @@ from ludens import benchmark
 CASES = [
     ("Hex 11x11", "hex", {"size": 11}),
     ("Hox 11x11", "hox", {"size": 11}),
+    ("Oust hexhex 7", "oust", {"size": 7}),
+    ("Oust square 11", "oust", {"board": "square", "size": 11}),
 ]
 
 

@@ -20,6 +20,11 @@ import ludens
 CASES: dict[str, list[tuple[dict, int]]] = {
     "hex": [({}, 40), ({"size": 5}, 100), ({"size": 3, "swap": False}, 40), ({"size": 1}, 20)],
     "hox": [({}, 40), ({"size": 5}, 100), ({"size": 2}, 40), ({"size": 4, "swap": False}, 20)],
+    # Oust games need not end (a full board), so these cases were checked to end with
+    # the suite's seeds (test_random_games plays to the end with no cap).
+    "oust": [({}, 60), ({"size": 4}, 100), ({"size": 2}, 30), ({"size": 13}, 3),
+             ({"board": "square", "size": 3}, 10), ({"board": "square", "size": 5}, 40),
+             ({"board": "square"}, 20)],
 }
 
 
