@@ -18,9 +18,11 @@ each colour the set of cells where it may place now.  Whether a cell is
 legal depends only on its neighbours' colours, chains, sizes and reaches,
 so after each placement only the cells next to a chain that changed are
 looked at again.  Two facts keep the bookkeeping small: a capturing chain
-touches no enemy chain afterwards (it removed them all), so chains only
-grow where nothing touches them; and a silent stone is a chain of one, so
-it can raise a neighbouring chain's reach only from 0 to 1.
+touches no enemy chain afterwards (it removed them all), so its growth
+changes no other chain's reach; and a silent stone is a chain of one, so it
+can raise a neighbouring chain's reach only from 0 to 1.  Removing chains
+can lower the reach of the capturer's other chains that touched them: those
+are walked again.
 
 Hash: stones and the colour to move, nothing about the turn so far.  A
 position in the middle of a turn (after a capture) has exactly the future
@@ -30,14 +32,15 @@ in either, and every placement continues the same way.  They are the same
 state for search, so they share a hash.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, Geometry
-from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_clear, chains_remove
-from ludens._rng cimport splitmix64
-from ludens._state cimport Game, Header, Rules, State
+from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear,
+                             chains_remove)
+from ludens._rng cimport Rng, rng_below, splitmix64
+from ludens._state cimport Game, Header, PlayoutStats, Rules, State
 
 from ludens._params import Param
 from ludens.errors import ParameterError
@@ -49,11 +52,14 @@ cdef extern from *:
     static __inline int ludens_oust_ctz64(unsigned long long x) {
         unsigned long i; _BitScanForward64(&i, x); return (int)i;
     }
+    static __inline int ludens_oust_popcount64(unsigned long long x) { return (int)__popcnt64(x); }
     #else
     static inline int ludens_oust_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int ludens_oust_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
     #endif
     """
     int ctz64 "ludens_oust_ctz64"(uint64_t x) noexcept nogil
+    int popcount64 "ludens_oust_popcount64"(uint64_t x) noexcept nogil
 
 cdef enum:
     EMPTY = -1
@@ -97,45 +103,6 @@ cdef inline bint _is_set(const uint64_t* bits, int32_t c) noexcept nogil:
     return (bits[c >> 6] >> (c & 63)) & 1
 
 
-cdef int32_t _capture_check(const OustCore* s, const OustGeom* g, int32_t c, int32_t p,
-                            int32_t* grown) noexcept nogil:
-    """For a placement of colour p on the empty ``c`` that touches p's stones:
-    the chain it would form has ``grown[0]`` stones; return the size of the
-    largest enemy chain that chain touches (0: none).  Walks the chains (it
-    does not trust ``reach``): used for error messages and from-scratch checks."""
-    cdef int32_t q = 1 - p
-    cdef int16_t roots[8]
-    cdef int32_t nroots = 0, k, j, nb, r, m, biggest = 0, size = 1
-    cdef bint seen
-    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-        nb = g.geo.nbr[k]
-        if s.ch.colour[nb] == q:
-            if s.ch.size[s.ch.root[nb]] > biggest:
-                biggest = s.ch.size[s.ch.root[nb]]
-        elif s.ch.colour[nb] == p:
-            r = s.ch.root[nb]
-            seen = False
-            for j in range(nroots):
-                if roots[j] == r:
-                    seen = True
-            if not seen:
-                roots[nroots] = <int16_t>r
-                nroots += 1
-                size += s.ch.size[r]
-    for j in range(nroots):
-        m = roots[j]
-        while True:
-            for k in range(g.geo.nbr_start[m], g.geo.nbr_start[m + 1]):
-                nb = g.geo.nbr[k]
-                if s.ch.colour[nb] == q and s.ch.size[s.ch.root[nb]] > biggest:
-                    biggest = s.ch.size[s.ch.root[nb]]
-            m = s.ch.next[m]
-            if m == roots[j]:
-                break
-    grown[0] = size
-    return biggest
-
-
 cdef int32_t _reach_of(const OustCore* s, const OustGeom* g, int32_t root) noexcept nogil:
     """The largest enemy chain touching the chain ``root``, by walking it."""
     cdef int32_t q = 1 - s.ch.colour[root], m = root, k, nb, e, best = 0
@@ -151,24 +118,39 @@ cdef int32_t _reach_of(const OustCore* s, const OustGeom* g, int32_t root) noexc
             return best
 
 
+cdef int32_t _capture_check(const OustCore* s, const OustGeom* g, int32_t c, int32_t p,
+                            int32_t* grown) noexcept nogil:
+    """For a placement of colour p on the empty ``c`` that touches p's stones
+    (for error messages): the chain it would form has ``grown[0]`` stones;
+    return the size of the largest enemy chain that chain touches (0: none)."""
+    cdef int16_t roots[8]
+    cdef int32_t n = chains_adjacent(&s.ch, &g.geo, c, p, roots), j, k, e, biggest = 0
+    grown[0] = 1
+    for j in range(n):
+        grown[0] += s.ch.size[roots[j]]
+        e = _reach_of(s, g, roots[j])
+        biggest = e if e > biggest else biggest
+    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
+        if s.ch.colour[g.geo.nbr[k]] == 1 - p:
+            e = s.ch.size[s.ch.root[g.geo.nbr[k]]]
+            biggest = e if e > biggest else biggest
+    return biggest
+
+
 cdef void _evaluate(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
     """Recompute whether each colour may place on ``c`` (from its neighbours and ``reach``).
 
-    Colour p may place on an empty cell with no p neighbour (silent), or
-    where the chain formed -- 1 + the distinct p chains around -- is larger
+    Colour k may place on an empty cell with no k neighbour (silent), or
+    where the chain formed -- 1 + the distinct k chains around -- is larger
     than every enemy chain it would touch (those around the cell, and each
     joined chain's reach), of which there is at least one.
     """
-    cdef int16_t roots[2][8]
-    cdef int32_t nroots[2]
-    cdef int32_t size[2]
-    cdef int32_t biggest[2]
-    cdef int32_t k, j, nb, col, r, e, p, w = c >> 6
+    cdef int16_t roots0[8]
+    cdef int16_t roots1[8]
+    cdef int32_t n0 = 0, n1 = 0, size0 = 1, size1 = 1, big0 = 0, big1 = 0
+    cdef int32_t k, j, nb, col, r, e, w = c >> 6
     cdef uint64_t bit = (<uint64_t>1) << (c & 63)
-    cdef bint seen, ok
-    nroots[0] = nroots[1] = 0
-    size[0] = size[1] = 1
-    biggest[0] = biggest[1] = 0
+    cdef bint ok0 = False, ok1 = False
     if s.ch.colour[c] == EMPTY:
         for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
             nb = g.geo.nbr[k]
@@ -176,26 +158,40 @@ cdef void _evaluate(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
             if col == EMPTY:
                 continue
             r = s.ch.root[nb]
-            # For the other colour this is an enemy chain next to the cell.
             e = s.ch.size[r]
-            if e > biggest[1 - col]:
-                biggest[1 - col] = e
-            # For its own colour, a chain the placement would join.
-            seen = False
-            for j in range(nroots[col]):
-                if roots[col][j] == r:
-                    seen = True
-            if not seen:
-                roots[col][nroots[col]] = <int16_t>r
-                nroots[col] += 1
-                size[col] += e
-                if s.reach[r] > biggest[col]:
-                    biggest[col] = s.reach[r]
-    for p in range(2):
-        ok = s.ch.colour[c] == EMPTY and (nroots[p] == 0 or 0 < biggest[p] < size[p])
-        if ok != ((s.legal[p][w] & bit) != 0):
-            s.legal[p][w] ^= bit
-            s.nlegal[p] += 1 if ok else -1
+            if col == 0:
+                # An enemy chain for colour 1; for colour 0 a chain to join (once).
+                if e > big1:
+                    big1 = e
+                for j in range(n0):
+                    if roots0[j] == r:
+                        break
+                else:
+                    roots0[n0] = <int16_t>r
+                    n0 += 1
+                    size0 += e
+                    if s.reach[r] > big0:
+                        big0 = s.reach[r]
+            else:
+                if e > big0:
+                    big0 = e
+                for j in range(n1):
+                    if roots1[j] == r:
+                        break
+                else:
+                    roots1[n1] = <int16_t>r
+                    n1 += 1
+                    size1 += e
+                    if s.reach[r] > big1:
+                        big1 = s.reach[r]
+        ok0 = n0 == 0 or 0 < big0 < size0
+        ok1 = n1 == 0 or 0 < big1 < size1
+    if ok0 != ((s.legal[0][w] & bit) != 0):
+        s.legal[0][w] ^= bit
+        s.nlegal[0] += 1 if ok0 else -1
+    if ok1 != ((s.legal[1][w] & bit) != 0):
+        s.legal[1][w] ^= bit
+        s.nlegal[1] += 1 if ok1 else -1
 
 
 cdef inline void _mark(uint64_t* dirty, int16_t* todo, int32_t* ntodo, int32_t c) noexcept nogil:
@@ -397,6 +393,48 @@ cdef void oust_observe(const void* core, const void* geom, int32_t colour, float
             out[(0 if s.ch.colour[c] == colour else 1) * area + at] = 1.0
 
 
+cdef void oust_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
+                       int32_t* buf, PlayoutStats* st) noexcept nogil:
+    # The generic playout's draws, without writing the legal list: draw i
+    # among the mover's legal cells, then find the i-th set bit (ascending
+    # cells, as oust_legal lists them).  A forced pass is a draw over one.
+    cdef OustCore* s = <OustCore*>core
+    cdef const OustGeom* g = <const OustGeom*>geom
+    cdef int32_t n, i, w, cnt
+    cdef uint64_t bits
+    while s.h.to_move >= 0:
+        if st.plies >= max_plies:
+            st.truncated = 1
+            return
+        n = s.nlegal[s.h.to_move]
+        if n == 0 and s.h.turn_plies != 0:
+            st.stuck = 1
+            return
+        st.decisions += 1
+        if n == 0:
+            rng_below(rng, 1)
+            st.legal_sum += 1
+            _end_turn(s, g)
+        else:
+            i = <int32_t>rng_below(rng, <unsigned int>n)
+            st.legal_sum += n
+            w = 0
+            while True:
+                bits = s.legal[s.h.to_move][w]
+                cnt = popcount64(bits)
+                if i < cnt:
+                    break
+                i -= cnt
+                w += 1
+            while i > 0:
+                bits &= bits - 1
+                i -= 1
+            _place(s, g, (w << 6) + ctz64(bits))
+        st.plies += 1
+        if s.h.turn_plies == 0:
+            st.turns += 1
+
+
 cdef Rules OUST_RULES
 OUST_RULES.core_size = sizeof(OustCore)
 OUST_RULES.legal = oust_legal
@@ -407,7 +445,7 @@ OUST_RULES.scores = oust_scores
 OUST_RULES.hash_full = oust_hash_full
 OUST_RULES.observe = oust_observe
 OUST_RULES.after_turn = NULL
-OUST_RULES.playout = NULL
+OUST_RULES.playout = oust_playout
 
 
 # -- Python side --------------------------------------------------------------
