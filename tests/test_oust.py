@@ -177,8 +177,8 @@ def test_silent_placement_next_to_enemies_is_legal_and_ends_the_turn():
     assert board_of(s)["c3"] == 1 and s.current_player == 1 and s.turns == ["c3"]
     h = ludens.load("oust", size=3).new_initial_state()
     h.apply("c2")
-    h.apply("b2")                                    # the centre, next to c2
-    assert s.current_player == 1 and h.current_player == 0
+    h.apply("b2")                                    # white on the centre, next to black c2
+    assert board_of(h) == {"c2": 1, "b2": 2} and h.current_player == 0
 
 
 def test_growing_placement_touching_no_enemy_is_illegal():
