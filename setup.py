@@ -19,6 +19,7 @@ MODULES = [
     "_tiptoptoe",   # Tip-Top-Toe
     "_storisende",  # Storisende
     "_symple",      # Symple
+    "_oust",        # Oust
 ]
 
 CHECKED = os.environ.get("LUDENS_CHECKED", "") not in ("", "0")

@@ -32,6 +32,8 @@ CASES = [
     ("Symple 9x9", "symple", {"size": 9}),
     ("Symple 13x13", "symple", {"size": 13}),
     ("Symple 19x19", "symple", {"size": 19}),
+    ("Oust hexhex 7", "oust", {"size": 7}),
+    ("Oust square 11", "oust", {"board": "square", "size": 11}),
 ]
 
 

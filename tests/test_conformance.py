@@ -28,6 +28,11 @@ CASES: dict[str, list[tuple[dict, int]]] = {
                                                   if abs(q + r) <= 2 and (q, r) != (0, 0)]}, 20)],
     "symple": [({}, 30), ({"size": 13, "penalty": 0}, 30), ({"size": 9}, 100), ({"size": 6, "penalty": -3}, 40),
                ({"size": 5}, 60), ({"size": 3}, 30)],
+    # Oust games need not end (a full board), so these cases were checked to end with
+    # the suite's seeds (test_random_games plays to the end with no cap).
+    "oust": [({}, 60), ({"size": 4}, 100), ({"size": 2}, 30), ({"size": 13}, 3),
+             ({"board": "square", "size": 3}, 10), ({"board": "square", "size": 5}, 40),
+             ({"board": "square"}, 20)],
 }
 
 

@@ -1,0 +1,673 @@
+# cython: language_level=3
+"""Oust (RULES.md § Oust) on a hexhex or a square board.
+
+Actions: a cell index places a stone of the mover's colour there;
+``num_cells`` is PASS.  A placement is *silent* when the cell touches no
+stone of the mover's colour (the turn ends), *capturing* otherwise: legal
+only when the chain it forms touches an enemy chain and is strictly larger
+than every enemy chain it touches, which are all removed; the mover then
+places again.  The turn also ends when the capture removes the opponent's
+last stone (a win) or leaves the mover with no legal placement.  PASS is
+legal only at the start of a turn without any legal placement.
+
+Chains are kept by ``ludens._chains`` (member lists, union by size): a
+capture walks the new chain once and removes each enemy chain in O(its
+size), with no flood fill anywhere.  On top of that the core keeps, for
+every chain, its *reach* (the largest enemy chain touching it), and for
+each colour the set of cells where it may place now.  Whether a cell is
+legal depends only on its neighbours' colours, chains, sizes and reaches,
+so after each placement only the cells next to a chain that changed are
+looked at again.  Two facts keep the bookkeeping small: a capturing chain
+touches no enemy chain afterwards (it removed them all), so its growth
+changes no other chain's reach; and a silent stone is a chain of one, so it
+can raise a neighbouring chain's reach only from 0 to 1.  Removing chains
+can lower the reach of the capturer's other chains that touched them: those
+are walked again.
+
+Hash: stones and the colour to move, nothing about the turn so far.  A
+position in the middle of a turn (after a capture) has exactly the future
+of the same board at the start of that player's turn: the mover then has a
+legal placement (else the turn would have ended), so PASS is not available
+in either, and every placement continues the same way.  They are the same
+state for search, so they share a hash.
+"""
+
+from libc.stdint cimport int16_t, int32_t, uint64_t
+from libc.string cimport memcpy, memset
+from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+
+from ludens._board cimport Board, Geometry
+from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear,
+                             chains_remove)
+from ludens._rng cimport Rng, rng_below, splitmix64
+from ludens._state cimport Game, Header, PlayoutStats, Rules, State
+
+from ludens._params import Param
+from ludens.errors import ParameterError
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER)
+    #include <intrin.h>
+    static __inline int ludens_oust_ctz64(unsigned long long x) {
+        unsigned long i; _BitScanForward64(&i, x); return (int)i;
+    }
+    static __inline int ludens_oust_popcount64(unsigned long long x) { return (int)__popcnt64(x); }
+    #else
+    static inline int ludens_oust_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int ludens_oust_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    #endif
+    """
+    int ctz64 "ludens_oust_ctz64"(uint64_t x) noexcept nogil
+    int popcount64 "ludens_oust_popcount64"(uint64_t x) noexcept nogil
+
+cdef enum:
+    EMPTY = -1
+    HEX_SIDES_MIN = 2
+    HEX_SIDES_MAX = 13
+    SQUARE_MIN = 3
+    SQUARE_MAX = 25             # 625 cells: within CHAIN_MAX_CELLS
+    WORDS = (CHAIN_MAX_CELLS + 63) // 64
+
+ctypedef struct OustGeom:
+    Geometry geo
+    int32_t ncells
+    int32_t pass_action
+    uint64_t zobrist[2][CHAIN_MAX_CELLS]
+    uint64_t z_white_to_move
+
+ctypedef struct OustCore:
+    Header h
+    int32_t winner                  # colour, or -1
+    int32_t nlegal[2]               # per colour: cells where it may place now
+    uint64_t legal[2][WORDS]        # per colour: those cells, as a bit set
+    int16_t reach[CHAIN_MAX_CELLS]  # at a chain's root: its largest touching enemy chain (0: none)
+    Chains ch
+
+
+# -- rules ------------------------------------------------------------------
+
+cdef inline uint64_t _z_turn(const OustGeom* g, int32_t colour) noexcept nogil:
+    return g.z_white_to_move if colour == 1 else 0
+
+
+cdef inline bint _touches_own(const OustCore* s, const OustGeom* g, int32_t c, int32_t p) noexcept nogil:
+    cdef int32_t k
+    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
+        if s.ch.colour[g.geo.nbr[k]] == p:
+            return True
+    return False
+
+
+cdef inline bint _is_set(const uint64_t* bits, int32_t c) noexcept nogil:
+    return (bits[c >> 6] >> (c & 63)) & 1
+
+
+cdef int32_t _reach_of(const OustCore* s, const OustGeom* g, int32_t root) noexcept nogil:
+    """The largest enemy chain touching the chain ``root``, by walking it."""
+    cdef int32_t q = 1 - s.ch.colour[root], m = root, k, nb, e, best = 0
+    while True:
+        for k in range(g.geo.nbr_start[m], g.geo.nbr_start[m + 1]):
+            nb = g.geo.nbr[k]
+            if s.ch.colour[nb] == q:
+                e = s.ch.size[s.ch.root[nb]]
+                if e > best:
+                    best = e
+        m = s.ch.next[m]
+        if m == root:
+            return best
+
+
+cdef int32_t _capture_check(const OustCore* s, const OustGeom* g, int32_t c, int32_t p,
+                            int32_t* grown) noexcept nogil:
+    """For a placement of colour p on the empty ``c`` that touches p's stones
+    (for error messages): the chain it would form has ``grown[0]`` stones;
+    return the size of the largest enemy chain that chain touches (0: none)."""
+    cdef int16_t roots[8]
+    cdef int32_t n = chains_adjacent(&s.ch, &g.geo, c, p, roots), j, k, e, biggest = 0
+    grown[0] = 1
+    for j in range(n):
+        grown[0] += s.ch.size[roots[j]]
+        e = _reach_of(s, g, roots[j])
+        biggest = e if e > biggest else biggest
+    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
+        if s.ch.colour[g.geo.nbr[k]] == 1 - p:
+            e = s.ch.size[s.ch.root[g.geo.nbr[k]]]
+            biggest = e if e > biggest else biggest
+    return biggest
+
+
+cdef void _evaluate(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
+    """Recompute whether each colour may place on ``c`` (from its neighbours and ``reach``).
+
+    Colour k may place on an empty cell with no k neighbour (silent), or
+    where the chain formed -- 1 + the distinct k chains around -- is larger
+    than every enemy chain it would touch (those around the cell, and each
+    joined chain's reach), of which there is at least one.
+    """
+    cdef int16_t roots0[8]
+    cdef int16_t roots1[8]
+    cdef int32_t n0 = 0, n1 = 0, size0 = 1, size1 = 1, big0 = 0, big1 = 0
+    cdef int32_t k, j, nb, col, r, e, w = c >> 6
+    cdef uint64_t bit = (<uint64_t>1) << (c & 63)
+    cdef bint ok0 = False, ok1 = False
+    if s.ch.colour[c] == EMPTY:
+        for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
+            nb = g.geo.nbr[k]
+            col = s.ch.colour[nb]
+            if col == EMPTY:
+                continue
+            r = s.ch.root[nb]
+            e = s.ch.size[r]
+            if col == 0:
+                # An enemy chain for colour 1; for colour 0 a chain to join (once).
+                if e > big1:
+                    big1 = e
+                for j in range(n0):
+                    if roots0[j] == r:
+                        break
+                else:
+                    roots0[n0] = <int16_t>r
+                    n0 += 1
+                    size0 += e
+                    if s.reach[r] > big0:
+                        big0 = s.reach[r]
+            else:
+                if e > big0:
+                    big0 = e
+                for j in range(n1):
+                    if roots1[j] == r:
+                        break
+                else:
+                    roots1[n1] = <int16_t>r
+                    n1 += 1
+                    size1 += e
+                    if s.reach[r] > big1:
+                        big1 = s.reach[r]
+        ok0 = n0 == 0 or 0 < big0 < size0
+        ok1 = n1 == 0 or 0 < big1 < size1
+    if ok0 != ((s.legal[0][w] & bit) != 0):
+        s.legal[0][w] ^= bit
+        s.nlegal[0] += 1 if ok0 else -1
+    if ok1 != ((s.legal[1][w] & bit) != 0):
+        s.legal[1][w] ^= bit
+        s.nlegal[1] += 1 if ok1 else -1
+
+
+cdef inline void _mark(uint64_t* dirty, int16_t* todo, int32_t* ntodo, int32_t c) noexcept nogil:
+    cdef uint64_t bit = (<uint64_t>1) << (c & 63)
+    if not dirty[c >> 6] & bit:
+        dirty[c >> 6] |= bit
+        todo[ntodo[0]] = <int16_t>c
+        ntodo[0] += 1
+
+
+cdef void _mark_around(const OustCore* s, const OustGeom* g, int32_t root, uint64_t* dirty,
+                       int16_t* todo, int32_t* ntodo) noexcept nogil:
+    """Mark the cells next to the chain ``root`` (its empty neighbours are what matters)."""
+    cdef int32_t m = root, k, nb
+    while True:
+        for k in range(g.geo.nbr_start[m], g.geo.nbr_start[m + 1]):
+            nb = g.geo.nbr[k]
+            if s.ch.colour[nb] == EMPTY:
+                _mark(dirty, todo, ntodo, nb)
+        m = s.ch.next[m]
+        if m == root:
+            break
+
+
+cdef void _end_turn(OustCore* s, const OustGeom* g) noexcept nogil:
+    cdef int32_t p = s.h.to_move
+    s.h.hash ^= _z_turn(g, p) ^ _z_turn(g, 1 - p)
+    s.h.to_move = 1 - p
+    s.h.turn_plies = 0
+
+
+cdef void _place(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
+    """Apply a legal placement of the colour to move on ``c``, with all its effects."""
+    cdef int32_t p = s.h.to_move, q = 1 - p, k, i, j, nb, m, r, x, e, nstale = 0, ntodo = 0
+    cdef uint64_t dirty[WORDS]
+    cdef int16_t todo[CHAIN_MAX_CELLS]
+    cdef int16_t stale[CHAIN_MAX_CELLS]     # own chains that touched a removed chain
+    cdef bint capture = _touches_own(s, g, c, p), seen
+    memset(dirty, 0, sizeof(dirty))
+    x = chains_add(&s.ch, &g.geo, c, p, NULL)
+    s.h.hash ^= g.zobrist[p][c]
+    _mark(dirty, todo, &ntodo, c)
+    if not capture:
+        # A chain of one: its reach is the largest enemy chain around it, and
+        # each enemy chain around it now touches an enemy (reach at least 1).
+        s.reach[c] = 0
+        for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
+            nb = g.geo.nbr[k]
+            if s.ch.colour[nb] == EMPTY:
+                _mark(dirty, todo, &ntodo, nb)
+            elif s.ch.colour[nb] == q:
+                r = s.ch.root[nb]
+                if s.ch.size[r] > s.reach[c]:
+                    s.reach[c] = s.ch.size[r]
+                if s.reach[r] == 0:
+                    s.reach[r] = 1
+                    _mark_around(s, g, r, dirty, todo, &ntodo)
+        for j in range(ntodo):
+            _evaluate(s, g, todo[j])
+        _end_turn(s, g)
+        return
+    # Legal, so every enemy chain touching the new chain is smaller: remove
+    # each as it is met (a removed chain is no longer seen, so none twice),
+    # noting the other own chains that touched it: their reach may drop.
+    m = x
+    while True:
+        for k in range(g.geo.nbr_start[m], g.geo.nbr_start[m + 1]):
+            if s.ch.colour[g.geo.nbr[k]] != q:
+                continue
+            r = s.ch.root[g.geo.nbr[k]]
+            j = r
+            while True:
+                s.h.hash ^= g.zobrist[q][j]
+                _mark(dirty, todo, &ntodo, j)
+                for i in range(g.geo.nbr_start[j], g.geo.nbr_start[j + 1]):
+                    nb = g.geo.nbr[i]
+                    if s.ch.colour[nb] == EMPTY:
+                        _mark(dirty, todo, &ntodo, nb)
+                    elif s.ch.colour[nb] == p and s.ch.root[nb] != x:
+                        seen = False
+                        for e in range(nstale):
+                            if stale[e] == s.ch.root[nb]:
+                                seen = True
+                        if not seen:
+                            stale[nstale] = s.ch.root[nb]
+                            nstale += 1
+                j = s.ch.next[j]
+                if j == r:
+                    break
+            chains_remove(&s.ch, r, NULL)
+        m = s.ch.next[m]
+        if m == x:
+            break
+    # The new chain touches no enemy now; its size changed for every cell around it.
+    s.reach[x] = 0
+    _mark_around(s, g, x, dirty, todo, &ntodo)
+    for j in range(nstale):
+        r = stale[j]
+        e = _reach_of(s, g, r)
+        if e != s.reach[r]:
+            s.reach[r] = <int16_t>e
+            _mark_around(s, g, r, dirty, todo, &ntodo)
+    for j in range(ntodo):
+        _evaluate(s, g, todo[j])
+    if s.ch.stones[q] == 0:
+        s.winner = p
+        s.h.hash ^= _z_turn(g, p)
+        s.h.to_move = -1
+        s.h.turn_plies = 0
+    elif s.nlegal[p] > 0:
+        s.h.turn_plies += 1
+    else:
+        _end_turn(s, g)
+
+
+cdef void _rebuild_derived(OustCore* s, const OustGeom* g) noexcept nogil:
+    """Reach and legal cells from the chains alone (positions set up by hand)."""
+    cdef int32_t c
+    memset(s.legal, 0, sizeof(s.legal))
+    s.nlegal[0] = s.nlegal[1] = 0
+    for c in range(g.ncells):
+        if s.ch.colour[c] != EMPTY and s.ch.root[c] == c:
+            s.reach[c] = <int16_t>_reach_of(s, g, c)
+    for c in range(g.ncells):
+        _evaluate(s, g, c)
+
+
+cdef int32_t oust_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
+    cdef const OustCore* s = <const OustCore*>core
+    cdef const OustGeom* g = <const OustGeom*>geom
+    cdef int32_t w, n = 0, p = s.h.to_move
+    cdef uint64_t bits
+    for w in range((g.ncells + 63) >> 6):
+        bits = s.legal[p][w]
+        while bits:
+            out[n] = (w << 6) + ctz64(bits)
+            n += 1
+            bits &= bits - 1
+    if n == 0 and s.h.turn_plies == 0:
+        out[0] = g.pass_action
+        n = 1
+    return n
+
+
+cdef bint oust_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
+    cdef const OustCore* s = <const OustCore*>core
+    cdef const OustGeom* g = <const OustGeom*>geom
+    if a == g.pass_action:
+        return s.h.turn_plies == 0 and s.nlegal[s.h.to_move] == 0
+    return 0 <= a < g.ncells and _is_set(s.legal[s.h.to_move], a)
+
+
+cdef void oust_apply(void* core, const void* geom, int32_t a) noexcept nogil:
+    cdef OustCore* s = <OustCore*>core
+    cdef const OustGeom* g = <const OustGeom*>geom
+    if a == g.pass_action:
+        _end_turn(s, g)
+    else:
+        _place(s, g, a)
+
+
+cdef void oust_returns(const void* core, const void* geom, double* out) noexcept nogil:
+    cdef const OustCore* s = <const OustCore*>core
+    if s.winner >= 0:
+        out[s.winner] = 1.0
+        out[1 - s.winner] = -1.0
+
+
+cdef void oust_scores(const void* core, const void* geom, double* out) noexcept nogil:
+    # Stones on the board (the reference records' "pieces").
+    cdef const OustCore* s = <const OustCore*>core
+    out[0] = s.ch.stones[0]
+    out[1] = s.ch.stones[1]
+
+
+cdef uint64_t oust_hash_full(const void* core, const void* geom) noexcept nogil:
+    cdef const OustCore* s = <const OustCore*>core
+    cdef const OustGeom* g = <const OustGeom*>geom
+    cdef uint64_t z = 0
+    cdef int32_t c
+    for c in range(g.ncells):
+        if s.ch.colour[c] != EMPTY:
+            z ^= g.zobrist[s.ch.colour[c]][c]
+    if s.h.to_move >= 0:
+        z ^= _z_turn(g, s.h.to_move)
+    return z
+
+
+cdef void oust_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
+    # Planes: own stones, opponent's stones, empty cells (off-board points stay 0).
+    cdef const OustCore* s = <const OustCore*>core
+    cdef const OustGeom* g = <const OustGeom*>geom
+    cdef int32_t area = g.geo.width * g.geo.height, c, at
+    for c in range(g.ncells):
+        at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
+        if s.ch.colour[c] == EMPTY:
+            out[2 * area + at] = 1.0
+        else:
+            out[(0 if s.ch.colour[c] == colour else 1) * area + at] = 1.0
+
+
+cdef void oust_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
+                       int32_t* buf, PlayoutStats* st) noexcept nogil:
+    # The generic playout's draws, without writing the legal list: draw i
+    # among the mover's legal cells, then find the i-th set bit (ascending
+    # cells, as oust_legal lists them).  A forced pass is a draw over one.
+    cdef OustCore* s = <OustCore*>core
+    cdef const OustGeom* g = <const OustGeom*>geom
+    cdef int32_t n, i, w, cnt
+    cdef uint64_t bits
+    while s.h.to_move >= 0:
+        if st.plies >= max_plies:
+            st.truncated = 1
+            return
+        n = s.nlegal[s.h.to_move]
+        if n == 0 and s.h.turn_plies != 0:
+            st.stuck = 1
+            return
+        st.decisions += 1
+        if n == 0:
+            rng_below(rng, 1)
+            st.legal_sum += 1
+            _end_turn(s, g)
+        else:
+            i = <int32_t>rng_below(rng, <unsigned int>n)
+            st.legal_sum += n
+            w = 0
+            while True:
+                bits = s.legal[s.h.to_move][w]
+                cnt = popcount64(bits)
+                if i < cnt:
+                    break
+                i -= cnt
+                w += 1
+            while i > 0:
+                bits &= bits - 1
+                i -= 1
+            _place(s, g, (w << 6) + ctz64(bits))
+        st.plies += 1
+        if s.h.turn_plies == 0:
+            st.turns += 1
+
+
+cdef Rules OUST_RULES
+OUST_RULES.core_size = sizeof(OustCore)
+OUST_RULES.legal = oust_legal
+OUST_RULES.is_legal = oust_is_legal
+OUST_RULES.apply = oust_apply
+OUST_RULES.returns = oust_returns
+OUST_RULES.scores = oust_scores
+OUST_RULES.hash_full = oust_hash_full
+OUST_RULES.observe = oust_observe
+OUST_RULES.after_turn = NULL
+OUST_RULES.playout = oust_playout
+
+
+# -- Python side --------------------------------------------------------------
+
+_BOARD = Param("board", "hexhex", "board shape: 'hexhex' (side 2..13) or 'square' (n x n, 3..25)",
+               kind=str, choices=("hexhex", "square"))
+_SIZE = Param("size", None, "hexhex side (default 7) or square side (default 11)",
+              lo=HEX_SIDES_MIN, hi=SQUARE_MAX, optional=True)
+
+_DEFAULT_SIZE = {"hexhex": 7, "square": 11}
+_SIZE_RANGE = {"hexhex": (HEX_SIDES_MIN, HEX_SIDES_MAX), "square": (SQUARE_MIN, SQUARE_MAX)}
+
+
+cdef class OustGame(Game):
+    """Oust on a hexhex board (default side 7) or a square board (RULES.md § Oust).
+
+    ``size`` defaults by board: 7 for ``board="hexhex"``, 11 for ``board="square"``.
+    """
+
+    NAME = "oust"
+    TITLE = "Oust"
+    PARAMS = (_BOARD, _SIZE)
+    SCORES_DECIDE = True
+    cdef OustGeom g
+    cdef readonly int size
+
+    def _build(self, dict params):
+        kind = params["board"]
+        size = _DEFAULT_SIZE[kind] if params["size"] is None else params["size"]
+        lo, hi = _SIZE_RANGE[kind]
+        if not lo <= size <= hi:
+            raise ParameterError(f"oust: parameter 'size' is {size}, out of range {lo}..{hi} "
+                                 f"for board={kind!r}")
+        self.size = size
+        cdef Board board = Board.hexhex(size) if kind == "hexhex" else Board.square(size)
+        cdef int32_t n = board.geo.num_cells, c, colour
+        self.board = board
+        self.num_players = 2
+        memset(&self.g, 0, sizeof(OustGeom))
+        self.g.geo = board.geo
+        self.g.ncells = n
+        self.g.pass_action = n
+        cdef uint64_t x = 0x4F555354 ^ (<uint64_t>size << 32) ^ (<uint64_t>(kind == "square") << 40)
+        for colour in range(2):
+            for c in range(n):
+                self.g.zobrist[colour][c] = splitmix64(&x)
+        self.g.z_white_to_move = splitmix64(&x)
+
+        cdef OustCore init
+        _reset(&init)
+        _rebuild_derived(&init, &self.g)
+        # Games need not end (a full board can leave both players passing for
+        # ever), so this is a safety cap.  Finished random games stay below
+        # 3.5 plies per cell (100,000s of games on several boards).
+        self.default_max_plies = 10 * n
+        self.observation_shape = (3,) + board.shape2d
+        self._state_type = OustState
+        self._set_rules(&OUST_RULES, &self.g, _core_bytes(&init), tuple(board.names) + ("pass",),
+                        n, -1)
+
+    def _core_from_position(self, position):
+        cdef OustCore s
+        cdef Board board = self.board
+        _reset(&s)
+        cells = position.get("board", {})
+        if not isinstance(cells, dict):
+            raise ValueError("position['board'] must map cell names to 1 or 2")
+        for name, v in cells.items():
+            c = board.index(name)
+            if v not in (1, 2) or isinstance(v, bool):
+                raise ValueError(f"{name}: contents {v!r} is not a colour digit 1 or 2")
+            if s.ch.colour[c] != EMPTY:
+                raise ValueError(f"{name}: cell {board.names[c]} given twice")
+            chains_add(&s.ch, &board.geo, c, v - 1, NULL)
+        to_move = position.get("to_move", 0)
+        if to_move not in (-1, 0, 1) or isinstance(to_move, bool):
+            raise ValueError(f"to_move {to_move!r} is not a player of oust (0, 1, or -1 when over)")
+        if to_move == -1:
+            if (s.ch.stones[0] > 0) == (s.ch.stones[1] > 0):
+                raise ValueError("to_move is -1 but the game is not won: the winner is the only "
+                                 "colour with stones on the board")
+            s.winner = 0 if s.ch.stones[0] > 0 else 1
+        s.h.to_move = to_move
+        _rebuild_derived(&s, &self.g)
+        s.h.hash = oust_hash_full(&s, &self.g)
+        return _core_bytes(&s)
+
+
+cdef bytes _core_bytes(OustCore* s):
+    return PyBytes_FromStringAndSize(<char*>s, sizeof(OustCore))
+
+
+cdef void _reset(OustCore* s) noexcept:
+    memset(s, 0, sizeof(OustCore))
+    chains_clear(&s.ch)
+    s.winner = -1
+    s.h.to_move = 0
+    s.h.hash = 0
+
+
+cdef class OustState(State):
+    """An Oust position."""
+
+    cdef inline OustCore* _s(self):
+        return <OustCore*>self.core
+
+    cdef inline OustGeom* _g(self):
+        return <OustGeom*>self.geom
+
+    def _why_illegal(self, int action):
+        cdef OustCore* s = self._s()
+        cdef OustGeom* g = self._g()
+        cdef int32_t grown = 0, biggest
+        if action == g.pass_action:
+            if s.h.turn_plies:
+                return "pass is only allowed at the start of a turn"
+            return "pass is only allowed when no placement is possible"
+        if s.ch.colour[action] != EMPTY:
+            return "the cell is occupied"
+        biggest = _capture_check(s, g, action, s.h.to_move, &grown)
+        if biggest == 0:
+            return (f"it touches your stones, and the chain of {grown} it would form "
+                    f"touches no enemy chain")
+        return (f"the chain of {grown} it would form is not larger than the enemy chain "
+                f"of {biggest} it touches")
+
+    def _why_incomplete(self):
+        return "after a capture the same player must place again"
+
+    def _board_json(self):
+        cdef OustCore* s = self._s()
+        names = self.game.board.names
+        return {names[c]: s.ch.colour[c] + 1 for c in range(self._g().ncells) if s.ch.colour[c] != EMPTY}
+
+    def _json_extra(self):
+        return {"pieces": [self._s().ch.stones[0], self._s().ch.stones[1]]}
+
+    def _glyphs(self):
+        cdef OustCore* s = self._s()
+        return ["BW"[s.ch.colour[c]] if s.ch.colour[c] != EMPTY else "." for c in range(self._g().ncells)]
+
+    def _headline(self):
+        return State._headline(self) + "  (B = player 0, W = player 1)"
+
+    def winner_colour(self):
+        """The colour (0 or 1) that captured the other's last stone, or None."""
+        w = self._s().winner
+        return None if w < 0 else w
+
+    def chains(self):
+        """Every chain as (colour, cell names in ascending cell order), ascending by first cell.
+
+        Read from the engine's member lists (not recomputed from the board).
+        """
+        cdef OustCore* s = self._s()
+        cdef int32_t c, m
+        names = self.game.board.names
+        found = []
+        for c in range(self._g().ncells):
+            if s.ch.colour[c] != EMPTY and s.ch.root[c] == c:
+                members = []
+                m = c
+                while True:
+                    members.append(m)
+                    m = s.ch.next[m]
+                    if m == c or len(members) > self._g().ncells:
+                        break
+                members.sort()
+                found.append((members[0], s.ch.colour[c], members))
+        found.sort()
+        return [(colour, [names[x] for x in members]) for _, colour, members in found]
+
+    def _chain_table(self):
+        """The raw bookkeeping (for tests): per cell root, next, size, colour, reach; per
+        colour chains, stones and the cells where it may place."""
+        cdef OustCore* s = self._s()
+        cdef int32_t n = self._g().ncells, c
+        return {"root": [s.ch.root[c] for c in range(n)], "next": [s.ch.next[c] for c in range(n)],
+                "size": [s.ch.size[c] for c in range(n)], "colour": [s.ch.colour[c] for c in range(n)],
+                "reach": [s.reach[c] for c in range(n)],
+                "chains": [s.ch.chains[0], s.ch.chains[1]], "stones": [s.ch.stones[0], s.ch.stones[1]],
+                "legal": [[c for c in range(n) if _is_set(s.legal[k], c)] for k in range(2)],
+                "nlegal": [s.nlegal[0], s.nlegal[1]]}
+
+    def count_legal_turns(self):
+        """The number of distinct legal turns, without enumerating their strings.
+
+        Searches the states reachable by capturing placements (each distinct
+        one once, by hash).  A turn ending with a silent placement is fixed by
+        its final state, and that state fixes the state before the silent
+        stone (the silent stone is the only new stone with no own neighbour:
+        every capturing stone keeps its own neighbours), so these turns are
+        counted, not played: the silent placements of each searched state.
+        Turns ending with a capture (a win, or no placement left) are
+        collected by final hash.  Cost: the distinct capture states times a
+        board scan; exponential only where the capture sequences are.
+        """
+        cdef OustCore* s = self._s()
+        cdef OustGeom* g = self._g()
+        if s.h.to_move < 0:
+            return 0
+        cdef OustCore node, child
+        cdef int32_t n, i, c, p
+        cdef int32_t buf[CHAIN_MAX_CELLS + 1]
+        stack = [_core_bytes(s)]
+        seen = {s.h.hash}
+        ended = set()
+        total = 0
+        while stack:
+            memcpy(&node, PyBytes_AS_STRING(stack.pop()), sizeof(OustCore))
+            p = node.h.to_move
+            n = oust_legal(&node, g, buf)
+            for i in range(n):
+                c = buf[i]
+                if c == g.pass_action or not _touches_own(&node, g, c, p):
+                    total += 1
+                    continue
+                memcpy(&child, &node, sizeof(OustCore))
+                _place(&child, g, c)
+                if child.h.turn_plies == 0:
+                    ended.add(child.h.hash)
+                elif child.h.hash not in seen:
+                    seen.add(child.h.hash)
+                    stack.append(_core_bytes(&child))
+        return total + len(ended)
