@@ -37,6 +37,7 @@ from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, Geometry
+from ludens._bits cimport bits_list, bits_select_scan
 from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear,
                              chains_remove)
 from ludens._rng cimport Rng, rng_below, splitmix64
@@ -44,22 +45,6 @@ from ludens._state cimport Game, Header, PlayoutStats, Rules, State
 
 from ludens._params import Param
 from ludens.errors import ParameterError
-
-cdef extern from *:
-    """
-    #if defined(_MSC_VER)
-    #include <intrin.h>
-    static __inline int ludens_oust_ctz64(unsigned long long x) {
-        unsigned long i; _BitScanForward64(&i, x); return (int)i;
-    }
-    static __inline int ludens_oust_popcount64(unsigned long long x) { return (int)__popcnt64(x); }
-    #else
-    static inline int ludens_oust_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int ludens_oust_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
-    #endif
-    """
-    int ctz64 "ludens_oust_ctz64"(uint64_t x) noexcept nogil
-    int popcount64 "ludens_oust_popcount64"(uint64_t x) noexcept nogil
 
 cdef enum:
     EMPTY = -1
@@ -322,14 +307,7 @@ cdef void _rebuild_derived(OustCore* s, const OustGeom* g) noexcept nogil:
 cdef int32_t oust_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const OustCore* s = <const OustCore*>core
     cdef const OustGeom* g = <const OustGeom*>geom
-    cdef int32_t w, n = 0, p = s.h.to_move
-    cdef uint64_t bits
-    for w in range((g.ncells + 63) >> 6):
-        bits = s.legal[p][w]
-        while bits:
-            out[n] = (w << 6) + ctz64(bits)
-            n += 1
-            bits &= bits - 1
+    cdef int32_t n = bits_list(s.legal[s.h.to_move], (g.ncells + 63) >> 6, out)
     if n == 0 and s.h.turn_plies == 0:
         out[0] = g.pass_action
         n = 1
@@ -400,8 +378,7 @@ cdef void oust_playout(void* core, const void* geom, Rng* rng, int32_t max_plies
     # cells, as oust_legal lists them).  A forced pass is a draw over one.
     cdef OustCore* s = <OustCore*>core
     cdef const OustGeom* g = <const OustGeom*>geom
-    cdef int32_t n, i, w, cnt
-    cdef uint64_t bits
+    cdef int32_t n, i
     while s.h.to_move >= 0:
         if st.plies >= max_plies:
             st.truncated = 1
@@ -418,18 +395,7 @@ cdef void oust_playout(void* core, const void* geom, Rng* rng, int32_t max_plies
         else:
             i = <int32_t>rng_below(rng, <unsigned int>n)
             st.legal_sum += n
-            w = 0
-            while True:
-                bits = s.legal[s.h.to_move][w]
-                cnt = popcount64(bits)
-                if i < cnt:
-                    break
-                i -= cnt
-                w += 1
-            while i > 0:
-                bits &= bits - 1
-                i -= 1
-            _place(s, g, (w << 6) + ctz64(bits))
+            _place(s, g, bits_select_scan(s.legal[s.h.to_move], i))
         st.plies += 1
         if s.h.turn_plies == 0:
             st.turns += 1

@@ -36,6 +36,8 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
+from ludens._bits cimport (bit_clear, bit_get, bit_set, bits_any, bits_counts, bits_list, bits_select,
+                          ctz64, popcount64)
 from ludens._board cimport Board, Geometry
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
 from ludens._rng cimport Rng, rng_below, splitmix64
@@ -44,31 +46,6 @@ from ludens._state cimport Game, Header, PlayoutStats, Rules, State
 from fractions import Fraction
 
 from ludens._params import Param
-
-cdef extern from *:
-    """
-    #if defined(__GNUC__) || defined(__clang__)
-    static inline int symple_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    #else
-    static const int symple_debruijn[64] = {
-        0, 1, 48, 2, 57, 49, 28, 3, 61, 58, 50, 42, 38, 29, 17, 4,
-        62, 55, 59, 36, 53, 51, 43, 22, 45, 39, 33, 30, 24, 18, 12, 5,
-        63, 47, 56, 27, 60, 41, 37, 16, 54, 35, 52, 21, 44, 32, 23, 11,
-        46, 26, 40, 15, 34, 20, 31, 10, 25, 14, 19, 9, 13, 8, 7, 6};
-    static __inline int symple_ctz64(unsigned long long x) {
-        return symple_debruijn[((x & (0ULL - x)) * 0x03F79D71B4CB0A89ULL) >> 58];
-    }
-    #endif
-    /* Bit count without relying on a POPCNT instruction (wheels target baseline CPUs). */
-    static inline int symple_popcount64(unsigned long long x) {
-        x = x - ((x >> 1) & 0x5555555555555555ULL);
-        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
-        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
-        return (int)((x * 0x0101010101010101ULL) >> 56);
-    }
-    """
-    int ctz64 "symple_ctz64"(uint64_t x) noexcept nogil
-    int popcount64 "symple_popcount64"(uint64_t x) noexcept nogil
 
 cdef enum:
     MIN_SIDE = 3
@@ -119,86 +96,12 @@ ctypedef struct SympleCore:
 
 # -- bitsets ------------------------------------------------------------------
 
-cdef inline bint _bit(const uint64_t* b, int32_t c) noexcept nogil:
-    return (b[c >> 6] >> (c & 63)) & 1
-
-
-cdef inline void _set(uint64_t* b, int32_t c) noexcept nogil:
-    b[c >> 6] |= (<uint64_t>1) << (c & 63)
-
-
-cdef inline void _clear(uint64_t* b, int32_t c) noexcept nogil:
-    b[c >> 6] &= ~((<uint64_t>1) << (c & 63))
-
-
-cdef inline bint _any(const uint64_t* b, int32_t nwords) noexcept nogil:
-    cdef int32_t w
-    for w in range(nwords):
-        if b[w]:
-            return True
-    return False
-
-
 cdef inline bint _any_plant(const SympleCore* s, int32_t colour, int32_t nwords) noexcept nogil:
     cdef int32_t w
     for w in range(nwords):
         if s.empty[w] & ~s.libs[colour][w]:
             return True
     return False
-
-
-cdef inline int32_t _list(const uint64_t* b, int32_t nwords, int32_t* out) noexcept nogil:
-    cdef int32_t w, n = 0
-    cdef uint64_t x
-    for w in range(nwords):
-        x = b[w]
-        while x:
-            out[n] = (w << 6) + ctz64(x)
-            n += 1
-            x &= x - 1
-    return n
-
-
-cdef inline int32_t _select_in_word(uint64_t x, int32_t i) noexcept nogil:
-    """The position of the i-th set bit of x (0-based, from the low end); i < popcount(x)."""
-    cdef int32_t k, pos = 0
-    k = popcount64(x & <uint64_t>0xFFFFFFFF)
-    if i >= k:
-        i -= k
-        x >>= 32
-        pos += 32
-    k = popcount64(x & 0xFFFF)
-    if i >= k:
-        i -= k
-        x >>= 16
-        pos += 16
-    k = popcount64(x & 0xFF)
-    if i >= k:
-        i -= k
-        x >>= 8
-        pos += 8
-    while i > 0:
-        x &= x - 1
-        i -= 1
-    return pos + ctz64(x)
-
-
-cdef inline int32_t _select(const uint64_t* b, const int32_t* counts, int32_t i) noexcept nogil:
-    """The cell of the i-th set bit of b (0-based, ascending), given each word's
-    bit count; i must be below the total."""
-    cdef int32_t w = 0
-    while i >= counts[w]:
-        i -= counts[w]
-        w += 1
-    return (w << 6) + _select_in_word(b[w], i)
-
-
-cdef inline int32_t _counts(const uint64_t* b, int32_t nwords, int32_t* counts) noexcept nogil:
-    cdef int32_t w, n = 0
-    for w in range(nwords):
-        counts[w] = popcount64(b[w])
-        n += counts[w]
-    return n
 
 
 # -- rules --------------------------------------------------------------------
@@ -215,13 +118,13 @@ cdef inline void _set_phase(SympleCore* s, const SympleGeom* g, int32_t phase) n
 cdef void _put(SympleCore* s, const SympleGeom* g, int32_t c, int32_t colour) noexcept nogil:
     """A stone of ``colour`` on the empty cell c: bitsets, chains, hash."""
     cdef int32_t k, nb
-    _clear(s.empty, c)
-    _clear(s.libs[0], c)
-    _clear(s.libs[1], c)
+    bit_clear(s.empty, c)
+    bit_clear(s.libs[0], c)
+    bit_clear(s.libs[1], c)
     for k in range(4):
         nb = g.nb4[c][k]
-        if _bit(s.empty, nb):
-            _set(s.libs[colour], nb)
+        if bit_get(s.empty, nb):
+            bit_set(s.libs[colour], nb)
     chains_add(&s.ch, &g.geo, c, colour, NULL)
     s.h.hash ^= g.zobrist[colour][c]
 
@@ -286,19 +189,19 @@ cdef void _grow_stone(SympleCore* s, const SympleGeom* g, int32_t c) noexcept no
             marked = True
         m = r
         while True:
-            _set(mark, m)
+            bit_set(mark, m)
             m = s.ch.next[m]
             if m == r:
                 break
     if marked:
         _strike_neighbours(s.avail, mark, g)
-    _clear(s.avail, c)
+    bit_clear(s.avail, c)
     _put(s, g, c, colour)
     root = s.ch.root[c]
     s.grew[root] = 1
-    _set(s.fresh, c)
+    bit_set(s.fresh, c)
     s.h.hash ^= g.z_fresh[c]
-    if _any(s.avail, g.nwords):
+    if bits_any(s.avail, g.nwords):
         s.h.turn_plies += 1
     elif s.priv and _any_plant(s, BLACK, g.nwords):
         _set_phase(s, g, PLANT)
@@ -315,7 +218,7 @@ cdef void _apply(SympleCore* s, const SympleGeom* g, int32_t a) noexcept nogil:
         if a != g.end_action:
             _put(s, g, a, colour)
         _end_turn(s, g)
-    elif _bit(s.libs[colour], a):
+    elif bit_get(s.libs[colour], a):
         # Next to an own chain: this turn is a grow.
         _set_phase(s, g, GROW)
         if colour == BLACK and not s.grown:
@@ -337,12 +240,12 @@ cdef int32_t symple_legal(const void* core, const void* geom, int32_t* out) noex
     cdef uint64_t plant[WORDS]
     cdef int32_t w, n
     if s.phase == START:
-        return _list(s.empty, g.nwords, out)       # every empty cell plants or starts a grow
+        return bits_list(s.empty, g.nwords, out)       # every empty cell plants or starts a grow
     if s.phase == GROW:
-        return _list(s.avail, g.nwords, out)
+        return bits_list(s.avail, g.nwords, out)
     for w in range(g.nwords):
         plant[w] = s.empty[w] & ~s.libs[BLACK][w]
-    n = _list(plant, g.nwords, out)
+    n = bits_list(plant, g.nwords, out)
     out[n] = g.end_action
     return n + 1
 
@@ -353,10 +256,10 @@ cdef bint symple_is_legal(const void* core, const void* geom, int32_t a) noexcep
     if a == g.end_action:
         return s.phase == PLANT
     if s.phase == START:
-        return _bit(s.empty, a)
+        return bit_get(s.empty, a)
     if s.phase == GROW:
-        return _bit(s.avail, a)
-    return _bit(s.empty, a) and not _bit(s.libs[BLACK], a)
+        return bit_get(s.avail, a)
+    return bit_get(s.empty, a) and not bit_get(s.libs[BLACK], a)
 
 
 cdef void symple_apply(void* core, const void* geom, int32_t a) noexcept nogil:
@@ -390,7 +293,7 @@ cdef uint64_t symple_hash_full(const void* core, const void* geom) noexcept nogi
     for c in range(g.ncells):
         if s.ch.colour[c] != EMPTY:
             z ^= g.zobrist[s.ch.colour[c]][c]
-        if _bit(s.fresh, c):
+        if bit_get(s.fresh, c):
             z ^= g.z_fresh[c]
     if s.h.to_move >= 0:
         z ^= _z_turn(g, s.h.to_move)
@@ -415,7 +318,7 @@ cdef void symple_observe(const void* core, const void* geom, int32_t colour, flo
             out[2 * area + at] = 1.0
         else:
             out[(0 if s.ch.colour[c] == colour else 1) * area + at] = 1.0
-        if _bit(s.fresh, c):
+        if bit_get(s.fresh, c):
             out[3 * area + at] = 1.0
         if s.h.to_move >= 0 and symple_is_legal(core, geom, c):
             out[4 * area + at] = 1.0
@@ -435,7 +338,7 @@ cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_pli
     cdef int32_t empty_count[WORDS]
     cdef int32_t counts[WORDS]
     cdef int32_t n, i, w, a
-    _counts(s.empty, g.nwords, empty_count)
+    bits_counts(s.empty, g.nwords, empty_count)
     while s.h.to_move >= 0:
         if st.plies >= max_plies:
             st.truncated = 1
@@ -443,17 +346,17 @@ cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_pli
         if s.phase == START:
             n = g.ncells - s.ch.stones[0] - s.ch.stones[1]
             i = <int32_t>rng_below(rng, <unsigned int>n)
-            a = _select(s.empty, empty_count, i)
+            a = bits_select(s.empty, empty_count, i)
         elif s.phase == GROW:
-            n = _counts(s.avail, g.nwords, counts)
+            n = bits_counts(s.avail, g.nwords, counts)
             i = <int32_t>rng_below(rng, <unsigned int>n)
-            a = _select(s.avail, counts, i)
+            a = bits_select(s.avail, counts, i)
         else:
             for w in range(g.nwords):
                 plant[w] = s.empty[w] & ~s.libs[BLACK][w]
-            n = _counts(plant, g.nwords, counts) + 1
+            n = bits_counts(plant, g.nwords, counts) + 1
             i = <int32_t>rng_below(rng, <unsigned int>n)
-            a = g.end_action if i == n - 1 else _select(plant, counts, i)
+            a = g.end_action if i == n - 1 else bits_select(plant, counts, i)
         st.decisions += 1
         st.legal_sum += n
         if a != g.end_action:
@@ -482,7 +385,7 @@ cdef void _reset(SympleCore* s, const SympleGeom* g) noexcept:
     memset(s, 0, sizeof(SympleCore))
     chains_clear(&s.ch)
     for c in range(g.ncells):
-        _set(s.empty, c)
+        bit_set(s.empty, c)
     s.h.to_move = WHITE
     s.h.hash = 0
 
@@ -530,9 +433,9 @@ cdef class SympleGame(Game):
         self.g.penalty = penalty
         for c in range(n * n):
             if c % n != 0:
-                _set(self.g.not_first_col, c)
+                bit_set(self.g.not_first_col, c)
             if c % n != n - 1:
-                _set(self.g.not_last_col, c)
+                bit_set(self.g.not_last_col, c)
             nbs = board.neighbours(c)
             for k in range(4):
                 self.g.nb4[c][k] = nbs[k] if k < len(nbs) else NOWHERE
@@ -643,12 +546,12 @@ cdef class SympleState(State):
 
     cdef list _cells(self, const uint64_t* bits):
         cdef int32_t c
-        return [c for c in range(self._g().ncells) if _bit(bits, c)]
+        return [c for c in range(self._g().ncells) if bit_get(bits, c)]
 
     cdef list _plant_cells(self, int32_t colour):
         cdef SympleCore* s = self._s()
         cdef int32_t c
-        return [c for c in range(self._g().ncells) if _bit(s.empty, c) and not _bit(s.libs[colour], c)]
+        return [c for c in range(self._g().ncells) if bit_get(s.empty, c) and not bit_get(s.libs[colour], c)]
 
     cdef list _grow_edges(self):
         """The grow options as a hypergraph: (cell, roots of the not-yet-grown
@@ -661,12 +564,12 @@ cdef class SympleState(State):
             bits = &s.avail[0]
         edges = []
         for c in range(g.ncells):
-            if not _bit(bits, c):
+            if not bit_get(bits, c):
                 continue
             roots = set()
             for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
                 nb = g.geo.nbr[k]
-                if s.ch.colour[nb] == colour and not _bit(s.fresh, nb):
+                if s.ch.colour[nb] == colour and not bit_get(s.fresh, nb):
                     roots.add(s.ch.root[nb])
             edges.append((c, tuple(sorted(roots))))
         return edges
@@ -785,7 +688,7 @@ cdef class SympleState(State):
             nb = g.geo.nbr[k]
             if s.ch.colour[nb] != colour:
                 continue
-            if _bit(s.fresh, nb):
+            if bit_get(s.fresh, nb):
                 fresh = True
             else:
                 old = True
@@ -829,7 +732,7 @@ cdef class SympleState(State):
                 out.append(".")
             else:
                 glyph = "WB"[s.ch.colour[c]]
-                out.append(glyph.lower() if _bit(s.fresh, c) else glyph)
+                out.append(glyph.lower() if bit_get(s.fresh, c) else glyph)
         return out
 
     def _headline(self):

@@ -1,0 +1,120 @@
+# cython: language_level=3
+"""Bitsets over cells (64 cells a word), as inline C shared by the games.
+
+``ctz64`` and ``popcount64`` use the compiler's builtins where they exist; on
+MSVC, ``_BitScanForward64`` and a portable bit count (the wheels target
+baseline x86-64, which may lack the POPCNT instruction).
+"""
+
+from libc.stdint cimport int32_t, uint64_t
+
+cdef extern from *:
+    """
+    #if defined(_MSC_VER) && !defined(__clang__)
+    #include <intrin.h>
+    static __inline int ludens_ctz64(unsigned long long x) {
+        unsigned long i; _BitScanForward64(&i, x); return (int)i;
+    }
+    static __inline int ludens_popcount64(unsigned long long x) {
+        x = x - ((x >> 1) & 0x5555555555555555ULL);
+        x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
+        x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
+        return (int)((x * 0x0101010101010101ULL) >> 56);
+    }
+    #else
+    static inline int ludens_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    static inline int ludens_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    #endif
+    """
+    int ctz64 "ludens_ctz64"(uint64_t x) noexcept nogil          # x != 0
+    int popcount64 "ludens_popcount64"(uint64_t x) noexcept nogil
+
+
+cdef inline bint bit_get(const uint64_t* b, int32_t c) noexcept nogil:
+    return (b[c >> 6] >> (c & 63)) & 1
+
+
+cdef inline void bit_set(uint64_t* b, int32_t c) noexcept nogil:
+    b[c >> 6] |= (<uint64_t>1) << (c & 63)
+
+
+cdef inline void bit_clear(uint64_t* b, int32_t c) noexcept nogil:
+    b[c >> 6] &= ~((<uint64_t>1) << (c & 63))
+
+
+cdef inline bint bits_any(const uint64_t* b, int32_t nwords) noexcept nogil:
+    cdef int32_t w
+    for w in range(nwords):
+        if b[w]:
+            return True
+    return False
+
+
+cdef inline int32_t bits_list(const uint64_t* b, int32_t nwords, int32_t* out) noexcept nogil:
+    """Write the set positions in increasing order; return how many."""
+    cdef int32_t w, n = 0
+    cdef uint64_t x
+    for w in range(nwords):
+        x = b[w]
+        while x:
+            out[n] = (w << 6) + ctz64(x)
+            n += 1
+            x &= x - 1
+    return n
+
+
+cdef inline int32_t bits_counts(const uint64_t* b, int32_t nwords, int32_t* counts) noexcept nogil:
+    """Each word's bit count into ``counts``; return the total."""
+    cdef int32_t w, n = 0
+    for w in range(nwords):
+        counts[w] = popcount64(b[w])
+        n += counts[w]
+    return n
+
+
+cdef inline int32_t select_in_word(uint64_t x, int32_t i) noexcept nogil:
+    """The position of the i-th set bit of x (0-based, from the low end); i < popcount(x)."""
+    cdef int32_t k, pos = 0
+    k = popcount64(x & <uint64_t>0xFFFFFFFF)
+    if i >= k:
+        i -= k
+        x >>= 32
+        pos += 32
+    k = popcount64(x & 0xFFFF)
+    if i >= k:
+        i -= k
+        x >>= 16
+        pos += 16
+    k = popcount64(x & 0xFF)
+    if i >= k:
+        i -= k
+        x >>= 8
+        pos += 8
+    while i > 0:
+        x &= x - 1
+        i -= 1
+    return pos + ctz64(x)
+
+
+cdef inline int32_t bits_select(const uint64_t* b, const int32_t* counts, int32_t i) noexcept nogil:
+    """The i-th set position of b (0-based, increasing) given ``bits_counts``; i below the total.
+
+    This is the draw ``rng_below(n)`` over a sorted list of the set positions,
+    without writing the list.
+    """
+    cdef int32_t w = 0
+    while i >= counts[w]:
+        i -= counts[w]
+        w += 1
+    return (w << 6) + select_in_word(b[w], i)
+
+
+cdef inline int32_t bits_select_scan(const uint64_t* b, int32_t i) noexcept nogil:
+    """``bits_select`` counting the words on the way (for one-off draws)."""
+    cdef int32_t w = 0, k
+    while True:
+        k = popcount64(b[w])
+        if i < k:
+            return (w << 6) + select_in_word(b[w], i)
+        i -= k
+        w += 1
