@@ -134,6 +134,15 @@ def test_options(name, params):
     assert full.get("data-game") == name and int(full.get("data-ply")) == state.ply
 
 
+@pytest.mark.parametrize("name", list(ludens.games()))
+def test_jupyter_reprs(name):
+    state = _load(name, CASES.get(name, [{}])[0]).new_initial_state()
+    assert state._repr_svg_() == ludens.svg(state)
+    fragment = state._repr_html_()
+    assert ludens.svg(state) in fragment and "<figcaption" in fragment
+    ET.fromstring(fragment.replace("&nbsp;", " "))
+
+
 def test_bad_size():
     state = ludens.load("hex", size=3).new_initial_state()
     for size in (0, -5):
