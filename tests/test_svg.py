@@ -293,6 +293,20 @@ def test_golden(key):
     assert text == path.read_text(encoding="utf-8"), f"{key}: the picture changed (see this module's docstring)"
 
 
+def test_readme_picture_is_what_its_command_draws(tmp_path):
+    """README's Pictures section: its command reproduces the committed image."""
+    root = Path(__file__).resolve().parents[1]
+    readme = (root / "README.md").read_text(encoding="utf-8")
+    m = re.search(r"ludens render (\w+) (.*)-o (docs/\S+\.svg)", readme)
+    assert m, "README shows a 'ludens render ... -o docs/....svg' command"
+    assert f"]({m.group(3)})" in readme, "README links the image"
+    args = re.findall(r'"[^"]*"|\S+', m.group(2))
+    from ludens.cli import main
+    out = tmp_path / "picture.svg"
+    assert main(["render", m.group(1), *[a.strip('"') for a in args], "-o", str(out)]) == 0
+    assert out.read_text(encoding="utf-8") == (root / m.group(3)).read_text(encoding="utf-8")
+
+
 def test_pictures_module_needs_only_the_standard_library():
     source = Path(pictures.__file__).read_text(encoding="utf-8")
     imported = set(re.findall(r"^(?:from|import) (\w+)", source, re.M))
