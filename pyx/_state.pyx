@@ -597,6 +597,16 @@ cdef class State:
     def __repr__(self):
         return f"<{type(self).__name__} of {self.game!r}, ply {self._nhist}, player {self.current_player}>"
 
+    def _repr_svg_(self):
+        """Jupyter: the board as SVG (``ludens.svg``)."""
+        from ludens.pictures import svg
+        return svg(self)
+
+    def _repr_html_(self):
+        """Jupyter: the board with a one-line caption."""
+        from ludens.pictures import html
+        return html(self)
+
 
 def format_turn(parts):
     """Join a turn's action strings: a closing 'end' is dropped, a lone 'end' is 'pass'."""

@@ -6,6 +6,7 @@ import os
 import shutil
 import subprocess
 import sys
+import xml.etree.ElementTree as ET
 from importlib import metadata
 
 import pytest
@@ -102,6 +103,53 @@ def test_replay_reports_a_mismatch(tmp_path):
     assert "MISMATCH" in p.stdout and "turn 2 'b2'" in p.stdout
 
 
+def test_render_writes_an_svg(tmp_path):
+    out = tmp_path / "hex.svg"
+    p = run("render", "hex", "-p", "size=5", "--moves", "c3 b4", "--legal", "-o", str(out))
+    assert p.returncode == 0 and p.stdout == "", p.stderr
+    root = ET.fromstring(out.read_text())
+    by_class = lambda cls: [e.get("data-cell") for e in root.iter() if e.get("class") == cls]
+    assert sorted(by_class("piece")) == ["b4", "c3"] and by_class("last") == ["b4"]
+    assert len(by_class("cell")) == 25 and len(by_class("legal")) == 23
+    assert max(float(root.get("width")), float(root.get("height"))) == 480
+
+
+def test_render_to_standard_output_with_options():
+    p = run("render", "tiptoptoe", "--moves", "28 swap", "--size", "300", "--no-coordinates", "--no-labels",
+            "--no-last-turn")
+    assert p.returncode == 0, p.stderr
+    root = ET.fromstring(p.stdout)
+    classes = [e.get("class") for e in root.iter()]
+    assert classes.count("piece") == 2 and "coord" not in classes and "label" not in classes
+    assert "last" not in classes and max(float(root.get("width")), float(root.get("height"))) == 300
+
+
+def test_render_the_initial_position():
+    p = run("render", "hox", "-p", "size=4")
+    assert p.returncode == 0, p.stderr
+    assert [e.get("class") for e in ET.fromstring(p.stdout).iter()].count("cell") == 16
+
+
+def test_replay_html_page(tmp_path):
+    recs = [{"game": "hex", "variants": ["size-4"], "seed": s, "moves": moves, "states": []}
+            for s, moves in ((1, ["a1", "b2"]), (2, ["d4", "swap", "c1"]))]
+    path = tmp_path / "games.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in recs))
+    out = tmp_path / "game.html"
+    p = run("replay", str(path), "--html", str(out), "--record", "2")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.strip() == f"wrote {out}: hex, 4 positions"
+    page = out.read_text()
+    assert page.count('<figure class="position"') == 4 and "3.&nbsp;c1" in page
+    for bad, message in ((["--record", "3"], "holds 2 record(s)"), (["--record", "0"], "holds 2 record(s)")):
+        p = run("replay", str(path), "--html", str(out), *bad)
+        assert p.returncode == 2 and message in p.stderr and len(p.stderr.strip().splitlines()) == 1
+    recs[0]["moves"] = ["a1", "a1"]
+    path.write_text(json.dumps(recs[0]) + "\n")
+    p = run("replay", str(path), "--html", str(out))
+    assert p.returncode == 2 and "record 1: turn 2 'a1'" in p.stderr and len(p.stderr.strip().splitlines()) == 1
+
+
 def test_bench():
     p = run("bench", "hex", "--seconds", "0.05")
     assert p.returncode == 0, p.stderr
@@ -119,6 +167,12 @@ def test_bench():
     ("play", "hex", "--seat", "5"),
     ("replay", "/no/such/file.jsonl"),
     ("bench", "nosuchgame"),
+    ("render", "nosuchgame"),
+    ("render", "hex", "--moves", "c3 c3"),
+    ("render", "hex", "--moves", "zz9"),
+    ("render", "hex", "-p", "size=3,4"),
+    ("render", "hex", "--size", "0"),
+    ("render", "hex", "-o", "/no/such/dir/hex.svg"),
     ("frobnicate",),
     (),
 ])
@@ -130,7 +184,7 @@ def test_bad_arguments_exit_2_with_one_line(args):
     assert len(lines) == 1 and lines[0].startswith("ludens"), p.stderr
 
 
-@pytest.mark.parametrize("args", [(), ("list",), ("simulate",), ("play",), ("replay",), ("bench",)])
+@pytest.mark.parametrize("args", [(), ("list",), ("simulate",), ("play",), ("replay",), ("render",), ("bench",)])
 def test_help_everywhere(args):
     p = run(*args, "--help")
     assert p.returncode == 0 and "usage: ludens" in p.stdout

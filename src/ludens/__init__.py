@@ -5,6 +5,7 @@
     >>> state = game.new_initial_state()
     >>> state.apply("f6")
     >>> ludens.simulate(game, 1000, seed=1).summary()       # doctest: +SKIP
+    >>> picture = ludens.svg(state)                         # an SVG string
 """
 
 from ludens._board import Board
@@ -12,6 +13,7 @@ from ludens._registry import games, load
 from ludens._simulate import Rng
 from ludens._state import Game, State
 from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError
+from ludens.pictures import svg
 from ludens.simulation import SimulationResult, simulate
 
 __version__ = "0.1.0"
@@ -29,4 +31,5 @@ __all__ = [
     "games",
     "load",
     "simulate",
+    "svg",
 ]

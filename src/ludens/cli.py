@@ -4,7 +4,9 @@
     ludens simulate GAME [-p key=value[,value...] ...] -n N [--seed S] [--threads T]
                          [--max-plies M] [--csv FILE] [--json]
     ludens play GAME [-p ...] [--vs random|human] [--seat 0|1] [--seed S]
-    ludens replay FILE.jsonl[.gz]
+    ludens replay FILE.jsonl[.gz] [--html OUT.html [--record N]]
+    ludens render GAME [-p key=value ...] [--moves "m1 m2 ..."] [-o OUT.svg] [--size PX]
+                       [--legal] [--no-coordinates] [--no-last-turn] [--no-labels]
     ludens bench [GAME ...]
 
 Bad arguments exit with status 2 and a one-line message.
@@ -15,11 +17,12 @@ from __future__ import annotations
 import argparse
 import itertools
 import json
+import os
 import sys
 from typing import Any, Optional, Sequence, TextIO
 
 import ludens
-from ludens import benchmark, records
+from ludens import benchmark, pictures, records
 from ludens._registry import game_class
 from ludens.errors import LudensError
 
@@ -228,6 +231,8 @@ def cmd_replay(args, out: TextIO) -> int:
         raise UsageError(f"cannot read {args.file}: {e.strerror or e}") from None
     except (ValueError, EOFError) as e:
         raise UsageError(f"{args.file} is not a JSON-lines record file: {e}") from None
+    if args.html:
+        return _replay_page(args, recs, out)
     failures = 0
     for i, rec in enumerate(recs):
         try:
@@ -243,6 +248,61 @@ def cmd_replay(args, out: TextIO) -> int:
             print(res.state, file=out)
     print(f"{len(recs) - failures} of {len(recs)} games replayed exactly", file=out)
     return 1 if failures else 0
+
+
+def _replay_page(args, recs: list, out: TextIO) -> int:
+    """Write the viewer page of one record: every position from the start."""
+    if not 1 <= args.record <= len(recs):
+        raise UsageError(f"--record {args.record}: {args.file} holds {len(recs)} record(s)")
+    rec = recs[args.record - 1]
+    try:
+        game = ludens.load(rec["game"], **records.record_params(rec))
+        moves = list(rec["moves"])
+    except (LudensError, KeyError, TypeError) as e:
+        raise UsageError(f"record {args.record}: cannot load its game: {e}") from None
+    state = _play(game, moves, f"record {args.record}")
+    seed = f", seed {rec['seed']}" if rec.get("seed") is not None else ""
+    title = f"{game.name} (record {args.record} of {os.path.basename(args.file)}{seed}): {len(moves)} turns"
+    _write(args.html, pictures.viewer(state, title=title))
+    print(f"wrote {args.html}: {game.name}, {len(moves) + 1} positions", file=out)
+    return 0
+
+
+def _play(game: ludens.Game, moves: Sequence[str], where: str) -> ludens.State:
+    state = game.new_initial_state()
+    for i, move in enumerate(moves):
+        try:
+            state.apply(move)
+        except LudensError as e:
+            raise UsageError(f"{where}: turn {i + 1} {move!r}: {e}") from None
+    return state
+
+
+def _write(path: str, text: str, out: Optional[TextIO] = None) -> None:
+    if path == "-" and out is not None:
+        out.write(text)
+        return
+    try:
+        with open(path, "w", encoding="utf-8") as f:
+            f.write(text)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+# -- render -------------------------------------------------------------------
+
+def cmd_render(args, out: TextIO) -> int:
+    combos = parse_params(args.game, args.param)
+    if len(combos) != 1:
+        raise UsageError("render takes one value per parameter")
+    if not args.size > 0:
+        raise UsageError("--size must be positive")
+    game = _load(args.game, combos[0])
+    state = _play(game, args.moves.split(), "--moves")
+    picture = pictures.svg(state, size=args.size, coordinates=not args.no_coordinates,
+                           last_turn=not args.no_last_turn, legal=args.legal, labels=not args.no_labels)
+    _write(args.output, picture, out)
+    return 0
 
 
 # -- bench --------------------------------------------------------------------
@@ -266,7 +326,7 @@ def cmd_bench(args, out: TextIO) -> int:
 # -- main ---------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
-    ap = _Parser(prog="ludens", description="Rules engines for abstract strategy games: simulate, play, replay.")
+    ap = _Parser(prog="ludens", description="Rules engines for abstract strategy games: simulate, play, replay, draw.")
     ap.add_argument("--version", action="version", version=f"ludens {ludens.__version__}")
     sub = ap.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
     sub.required = True
@@ -300,6 +360,20 @@ def build_parser() -> argparse.ArgumentParser:
                        description="Replay records (JSON lines, optionally gzipped) and compare every position.")
     r.add_argument("file", metavar="FILE", help="a .jsonl or .jsonl.gz file of game records")
     r.add_argument("-q", "--quiet", action="store_true", help="do not print the final positions")
+    r.add_argument("--html", metavar="OUT", help="write a self-contained page stepping through one game instead")
+    r.add_argument("--record", type=int, default=1, metavar="N", help="the record shown by --html (default 1)")
+
+    d = sub.add_parser("render", help="draw a position as SVG",
+                       description="Draw the position after some turns as an SVG picture.")
+    game_args(d)
+    d.add_argument("--moves", default="", metavar="MOVES",
+                   help="the turns to play first, separated by spaces (e.g. \"f6 swap c3\")")
+    d.add_argument("-o", "--output", default="-", metavar="OUT", help="the SVG file (default: standard output)")
+    d.add_argument("--size", type=float, default=480, help="longer side of the picture in pixels (default 480)")
+    d.add_argument("--legal", action="store_true", help="ring the cells the player to move may play to")
+    d.add_argument("--no-coordinates", action="store_true", help="no row and column names")
+    d.add_argument("--no-last-turn", action="store_true", help="do not outline the last turn's cells")
+    d.add_argument("--no-labels", action="store_true", help="no letters or numbers on the cells")
 
     b = sub.add_parser("bench", help="playout speed", description="Measure random-playout speed.")
     b.add_argument("games", nargs="*", metavar="GAME", help="games to measure (default: all)")
@@ -319,6 +393,8 @@ def main(argv: Optional[Sequence[str]] = None, out: TextIO = sys.stdout, inp: Te
             return cmd_play(args, out, inp)
         if args.command == "replay":
             return cmd_replay(args, out)
+        if args.command == "render":
+            return cmd_render(args, out)
         return cmd_bench(args, out)
     except UsageError as e:
         print(str(e) if str(e).startswith("ludens") else f"ludens: {e}", file=sys.stderr)
