@@ -15,8 +15,9 @@ from libc.string cimport memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, Geometry
-from ludens._rng cimport Rng, rng_below, splitmix64
-from ludens._state cimport Game, Header, PlayoutStats, Rules, State
+from ludens._rng cimport Rng, splitmix64
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
+                            playout_running)
 
 from ludens._board import letters
 from ludens._params import Param
@@ -204,19 +205,12 @@ cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                 buf[pos] = c
                 pos += 1
                 count[lab] += 1
-    while s.h.to_move >= 0:
-        if st.plies >= max_plies:
-            st.truncated = 1
-            return
+    while playout_running(&s.h, st, max_plies):
         lab = s.stones % g.nlabels
         n = count[lab]
-        total = n + (1 if _swap_available(s, g) else 0)
-        if total == 0:
-            st.stuck = 1
+        i = playout_draw(rng, st, n + (1 if _swap_available(s, g) else 0))
+        if i < 0:
             return
-        i = <int32_t>rng_below(rng, <unsigned int>total)
-        st.decisions += 1
-        st.legal_sum += total
         if i == n:
             _swap(s, g)
         else:
@@ -224,8 +218,7 @@ cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
             memmove(&buf[start[lab] + i], &buf[start[lab] + i + 1], (n - i - 1) * sizeof(int32_t))
             count[lab] = n - 1
             _place(s, g, c)
-        st.plies += 1
-        st.turns += 1
+        playout_applied(&s.h, st)
 
 
 cdef Rules HEX_RULES

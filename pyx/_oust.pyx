@@ -40,8 +40,9 @@ from ludens._board cimport Board, Geometry
 from ludens._bits cimport bits_list, bits_select_scan
 from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear,
                              chains_remove)
-from ludens._rng cimport Rng, rng_below, splitmix64
-from ludens._state cimport Game, Header, PlayoutStats, Rules, State
+from ludens._rng cimport Rng, splitmix64
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
+                            playout_running)
 
 from ludens._params import Param
 from ludens.errors import ParameterError
@@ -379,26 +380,18 @@ cdef void oust_playout(void* core, const void* geom, Rng* rng, int32_t max_plies
     cdef OustCore* s = <OustCore*>core
     cdef const OustGeom* g = <const OustGeom*>geom
     cdef int32_t n, i
-    while s.h.to_move >= 0:
-        if st.plies >= max_plies:
-            st.truncated = 1
-            return
+    cdef bint forced_pass
+    while playout_running(&s.h, st, max_plies):
         n = s.nlegal[s.h.to_move]
-        if n == 0 and s.h.turn_plies != 0:
-            st.stuck = 1
+        forced_pass = n == 0 and s.h.turn_plies == 0
+        i = playout_draw(rng, st, 1 if forced_pass else n)
+        if i < 0:
             return
-        st.decisions += 1
-        if n == 0:
-            rng_below(rng, 1)
-            st.legal_sum += 1
+        if forced_pass:
             _end_turn(s, g)
         else:
-            i = <int32_t>rng_below(rng, <unsigned int>n)
-            st.legal_sum += n
             _place(s, g, bits_select_scan(s.legal[s.h.to_move], i))
-        st.plies += 1
-        if s.h.turn_plies == 0:
-            st.turns += 1
+        playout_applied(&s.h, st)
 
 
 cdef Rules OUST_RULES

@@ -22,7 +22,8 @@ from libc.string cimport memcpy, memset
 
 from ludens._rng cimport Rng as RngState
 from ludens._rng cimport rng_below, rng_next, rng_seed, rng_uniform
-from ludens._state cimport Game, Header, PlayoutStats, Rules, State
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
+                            playout_running)
 
 import numpy as np
 
@@ -75,21 +76,14 @@ cdef void generic_playout(const Rules* R, void* core, const void* geom, RngState
     """Uniform random play over ``R.legal``; ``hashes`` (for after_turn) holds the
     hashes before each turn so far, with room for ``max_plies`` more."""
     cdef Header* h = <Header*>core
-    cdef int32_t n
-    while h.to_move >= 0:
-        if st.plies >= max_plies:
-            st.truncated = 1
+    cdef int32_t i
+    while playout_running(h, st, max_plies):
+        i = playout_draw(rng, st, R.legal(core, geom, buf))
+        if i < 0:
             return
-        n = R.legal(core, geom, buf)
-        if n <= 0:
-            st.stuck = 1
-            return
-        st.decisions += 1
-        st.legal_sum += n
-        R.apply(core, geom, buf[rng_below(rng, <unsigned int>n)])
-        st.plies += 1
+        R.apply(core, geom, buf[i])
+        playout_applied(h, st)
         if h.turn_plies == 0:
-            st.turns += 1
             if R.after_turn != NULL:
                 hashes[nhashes] = h.hash
                 nhashes += 1

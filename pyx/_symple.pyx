@@ -40,8 +40,9 @@ from ludens._bits cimport (bit_clear, bit_get, bit_set, bits_any, bits_counts, b
                           ctz64)
 from ludens._board cimport Board, Geometry
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
-from ludens._rng cimport Rng, rng_below, splitmix64
-from ludens._state cimport Game, Header, PlayoutStats, Rules, State
+from ludens._rng cimport Rng, splitmix64
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
+                            playout_running)
 
 from fractions import Fraction
 
@@ -339,32 +340,27 @@ cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_pli
     cdef int32_t counts[WORDS]
     cdef int32_t n, i, w, a
     bits_counts(s.empty, g.nwords, empty_count)
-    while s.h.to_move >= 0:
-        if st.plies >= max_plies:
-            st.truncated = 1
-            return
+    while playout_running(&s.h, st, max_plies):
         if s.phase == START:
-            n = g.ncells - s.ch.stones[0] - s.ch.stones[1]
-            i = <int32_t>rng_below(rng, <unsigned int>n)
+            i = playout_draw(rng, st, g.ncells - s.ch.stones[0] - s.ch.stones[1])
+            if i < 0:
+                return
             a = bits_select(s.empty, empty_count, i)
         elif s.phase == GROW:
-            n = bits_counts(s.avail, g.nwords, counts)
-            i = <int32_t>rng_below(rng, <unsigned int>n)
+            i = playout_draw(rng, st, bits_counts(s.avail, g.nwords, counts))
+            if i < 0:
+                return
             a = bits_select(s.avail, counts, i)
         else:
             for w in range(g.nwords):
                 plant[w] = s.empty[w] & ~s.libs[BLACK][w]
-            n = bits_counts(plant, g.nwords, counts) + 1
-            i = <int32_t>rng_below(rng, <unsigned int>n)
-            a = g.end_action if i == n - 1 else bits_select(plant, counts, i)
-        st.decisions += 1
-        st.legal_sum += n
+            n = bits_counts(plant, g.nwords, counts)
+            i = playout_draw(rng, st, n + 1)     # the plants, then END
+            a = g.end_action if i == n else bits_select(plant, counts, i)
         if a != g.end_action:
             empty_count[a >> 6] -= 1
         _apply(s, g, a)
-        st.plies += 1
-        if s.h.turn_plies == 0:
-            st.turns += 1
+        playout_applied(&s.h, st)
 
 
 cdef Rules SYMPLE_RULES

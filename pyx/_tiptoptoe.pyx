@@ -31,8 +31,9 @@ import operator
 import re
 
 from ludens._board cimport Board
-from ludens._rng cimport Rng, rng_below, splitmix64
-from ludens._state cimport Game, Header, PlayoutStats, Rules, State
+from ludens._rng cimport Rng, splitmix64
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
+                            playout_running)
 
 from ludens._params import Param
 from ludens.errors import NotationError
@@ -244,17 +245,10 @@ cdef void ttt_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
         if s.free >> k & 1:
             buf[n] = k
             n += 1
-    while s.h.to_move >= 0:
-        if st.plies >= max_plies:
-            st.truncated = 1
+    while playout_running(&s.h, st, max_plies):
+        i = playout_draw(rng, st, n + (1 if _swap_available(s, g) else 0))
+        if i < 0:
             return
-        total = n + (1 if _swap_available(s, g) else 0)
-        if total == 0:
-            st.stuck = 1
-            return
-        i = <int32_t>rng_below(rng, <unsigned int>total)
-        st.decisions += 1
-        st.legal_sum += total
         if i == n:
             _swap(s, g)
         else:
@@ -262,8 +256,7 @@ cdef void ttt_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
             memmove(&buf[i], &buf[i + 1], (n - i - 1) * sizeof(int32_t))
             n -= 1
             _play(s, g, k)
-        st.plies += 1
-        st.turns += 1
+        playout_applied(&s.h, st)
 
 
 cdef Rules TTT_RULES

@@ -31,7 +31,7 @@ Conventions every game keeps:
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from ludens._board cimport Board
-from ludens._rng cimport Rng
+from ludens._rng cimport Rng, rng_below
 
 ctypedef struct Header:
     uint64_t hash
@@ -47,6 +47,41 @@ ctypedef struct PlayoutStats:
     int32_t decisions     # legal-action draws made (= plies)
     int32_t truncated     # stopped by max_plies before the end
     int32_t stuck         # no legal action in a live position (a rules bug)
+
+# The bookkeeping every random playout shares, so that a game's own playout
+# counts exactly as the generic one does:
+#
+#     while playout_running(&s.h, st, max_plies):
+#         i = playout_draw(rng, st, n)       # n legal actions now
+#         if i < 0: return                   # none: st.stuck is set
+#         ...apply the i-th legal action...
+#         playout_applied(&s.h, st)
+
+cdef inline bint playout_running(const Header* h, PlayoutStats* st, int32_t max_plies) noexcept nogil:
+    """False once the game is over, or at max_plies (then the game is truncated)."""
+    if h.to_move < 0:
+        return False
+    if st.plies >= max_plies:
+        st.truncated = 1
+        return False
+    return True
+
+
+cdef inline int32_t playout_draw(Rng* rng, PlayoutStats* st, int32_t n) noexcept nogil:
+    """Draw the index of one of ``n`` legal actions; -1 (and st.stuck) if there are none."""
+    if n <= 0:
+        st.stuck = 1
+        return -1
+    st.decisions += 1
+    st.legal_sum += n
+    return <int32_t>rng_below(rng, <unsigned int>n)
+
+
+cdef inline void playout_applied(const Header* h, PlayoutStats* st) noexcept nogil:
+    st.plies += 1
+    if h.turn_plies == 0:
+        st.turns += 1
+
 
 ctypedef int32_t (*legal_fn)(const void* core, const void* geom, int32_t* out) noexcept nogil
 ctypedef bint (*is_legal_fn)(const void* core, const void* geom, int32_t action) noexcept nogil
