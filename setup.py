@@ -15,6 +15,7 @@ MODULES = [
     "_state",       # the generic Game / State engine
     "_simulate",    # batch random playouts without the GIL
     "_hex",         # Hex and Hox
+    "_wunchunk",    # Wunchunk
 ]
 
 CHECKED = os.environ.get("LUDENS_CHECKED", "") not in ("", "0")

@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from ludens import _hex
+from ludens import _hex, _wunchunk
 from ludens.errors import ParameterError
 
-_GAMES = {cls.NAME: cls for cls in (_hex.HexGame, _hex.HoxGame)}
+_GAMES = {cls.NAME: cls for cls in (_hex.HexGame, _hex.HoxGame, _wunchunk.WunchunkGame)}
 
 
 def load(name: str, **params: Any):
