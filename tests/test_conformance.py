@@ -20,6 +20,9 @@ import ludens
 CASES: dict[str, list[tuple[dict, int]]] = {
     "hex": [({}, 40), ({"size": 5}, 100), ({"size": 3, "swap": False}, 40), ({"size": 1}, 20)],
     "hox": [({}, 40), ({"size": 5}, 100), ({"size": 2}, 40), ({"size": 4, "swap": False}, 20)],
+    "wunchunk": [({}, 50), ({"opening": "balance"}, 60), ({"size": 5}, 40),
+                 ({"size": 7, "players": 3, "opening": "balance"}, 25), ({"size": 8, "players": 3}, 10),
+                 ({"size": 7, "players": 4}, 15), ({"size": 8, "players": 4, "opening": "balance"}, 10)],
 }
 
 
