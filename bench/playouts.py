@@ -27,6 +27,9 @@ from ludens import benchmark
 CASES = [
     ("Hex 11x11", "hex", {"size": 11}),
     ("Hox 11x11", "hox", {"size": 11}),
+    ("Wunchunk hexhex-6", "wunchunk", {"size": 6}),
+    ("Wunchunk hex-6 bal.", "wunchunk", {"size": 6, "opening": "balance"}),
+    ("Wunchunk hex-8 4p", "wunchunk", {"size": 8, "players": 4}),
 ]
 
 
