@@ -11,6 +11,12 @@ class WunchunkGame(Game):
     Actions: ``colour * num_cells + cell`` (colour 0-based, any colour in
     play), then ``end`` (``players * num_cells``; a pass as a turn's first
     action) and ``swap`` (``end + 1``).
+
+    ``scores()``: minus the player's chunk count plus k/4, k = players with as
+    many chunks whom the player beats on the tie-break, so higher is better and
+    equal scores are exact ties.  ``to_json()`` adds, per colour, ``chunks`` and
+    ``score_arrays`` (cut as in the reference records), and ``swapped``,
+    ``passes``, ``turn`` (and ``placed``/``limit`` mid-turn).
     """
 
 class WunchunkState(State):
