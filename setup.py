@@ -20,6 +20,7 @@ MODULES = [
     "_storisende",  # Storisende
     "_symple",      # Symple
     "_oust",        # Oust
+    "_wunchunk",    # Wunchunk
 ]
 
 CHECKED = os.environ.get("LUDENS_CHECKED", "") not in ("", "0")

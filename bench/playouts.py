@@ -34,6 +34,9 @@ CASES = [
     ("Symple 19x19", "symple", {"size": 19}),
     ("Oust hexhex 7", "oust", {"size": 7}),
     ("Oust square 11", "oust", {"board": "square", "size": 11}),
+    ("Wunchunk hexhex-6", "wunchunk", {"size": 6}),
+    ("Wunchunk hex-6 bal.", "wunchunk", {"size": 6, "opening": "balance"}),
+    ("Wunchunk hex-8 4p", "wunchunk", {"size": 8, "players": 4}),
 ]
 
 

@@ -33,6 +33,9 @@ CASES: dict[str, list[tuple[dict, int]]] = {
     "oust": [({}, 60), ({"size": 4}, 100), ({"size": 2}, 30), ({"size": 13}, 3),
              ({"board": "square", "size": 3}, 10), ({"board": "square", "size": 5}, 40),
              ({"board": "square"}, 20)],
+    "wunchunk": [({}, 50), ({"opening": "balance"}, 60), ({"size": 5}, 40),
+                 ({"size": 7, "players": 3, "opening": "balance"}, 25), ({"size": 8, "players": 3}, 10),
+                 ({"size": 7, "players": 4}, 15), ({"size": 8, "players": 4, "opening": "balance"}, 10)],
 }
 
 

@@ -4,11 +4,12 @@ from __future__ import annotations
 
 from typing import Any
 
-from ludens import _hex, _oust, _storisende, _symple, _tiptoptoe
+from ludens import _hex, _oust, _storisende, _symple, _tiptoptoe, _wunchunk
 from ludens.errors import ParameterError
 
 _GAMES = {cls.NAME: cls for cls in (_hex.HexGame, _hex.HoxGame, _symple.SympleGame, _oust.OustGame,
-                                    _storisende.StorisendeGame, _tiptoptoe.TipTopToeGame)}
+                                    _wunchunk.WunchunkGame, _storisende.StorisendeGame,
+                                    _tiptoptoe.TipTopToeGame)}
 
 
 def load(name: str, **params: Any):

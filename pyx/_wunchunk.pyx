@@ -1,0 +1,920 @@
+# cython: language_level=3
+"""Wunchunk (RULES.md § Wunchunk).
+
+Actions: ``colour * num_cells + cell`` places a stone of ``colour`` (0-based;
+any colour in play, whoever moves) on an empty cell; then END
+(``players * num_cells``) closes the turn early -- as a turn's first action it
+is a pass -- and SWAP (END + 1) is the pie swap.
+
+A turn's limit is the mover's chunk count at its start (``WunCore.limit``);
+the turn ends by itself when that many stones are down or the board is full.
+Chains of every colour, with a histogram of their sizes, are kept
+incrementally by ``ludens._chains``; a colour's chunks are its chains minus
+its single stones.
+
+Openings: ``pie`` lets player 1 swap after player 0's first turn (2 players
+only); ``balance`` instead constrains player 0's second turn: a turn that
+places stones must end with colour 1 (index 0) having at most one chunk.
+During that turn a placement is legal only if such an ending stays reachable
+within the stones left, which is a node-weighted Steiner tree question (join
+every chunk of colour 0 through colour-0 stones and few empty cells); it is
+answered exactly by Dreyfus-Wagner over the chunks, of which a real game has
+at most four at that point.
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.stdlib cimport free, malloc
+from libc.string cimport memcpy, memmove, memset
+from cpython.bytes cimport PyBytes_FromStringAndSize
+
+import itertools
+import math
+import re
+
+from ludens._board cimport Board, Geometry
+from ludens._chains cimport Chains, SizeHist, chains_add, chains_clear
+from ludens._rng cimport Rng, splitmix64
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
+                            playout_running)
+
+from ludens._params import Param
+from ludens.errors import NotationError, ParameterError
+
+cdef enum:
+    MAX_SIDE = 8
+    MAX_CELLS = 169                # hexhex 8
+    MAX_PLAYERS = 4
+    BAL_MAX_TERMINALS = 8          # chunks of colour 0 the balance search can join (see _core_from_position)
+    BAL_STACK_TERMINALS = 3        # up to this many, the search needs no heap memory
+    BLOCKED = 2                    # node weight of a cell the balance search may not use
+
+ctypedef struct WunGeom:
+    Geometry geo
+    int32_t ncells
+    int32_t nplayers
+    int32_t pie                    # the swap is offered (pie opening, 2 players)
+    int32_t balance                # the balance opening
+    int32_t end_action
+    int32_t swap_action
+    uint64_t zobrist[MAX_PLAYERS][MAX_CELLS]
+    uint64_t z_to_move[MAX_PLAYERS]
+    uint64_t z_swapped
+    uint64_t z_placed[MAX_CELLS + 1]
+    uint64_t z_limit[MAX_CELLS + 1]
+    uint64_t z_passes[MAX_PLAYERS + 1]
+    uint64_t z_turn[MAX_PLAYERS + 2]
+
+ctypedef struct WunCore:
+    Header h
+    int32_t placed                 # stones placed in the current turn
+    int32_t limit                  # the current turn's limit (0 once the game is over)
+    int32_t passes                 # passes in succession just before this turn
+    int32_t turn                   # turns completed (the openings look at it)
+    int32_t empty                  # empty cells
+    int32_t _pad
+    Chains ch
+    SizeHist hist
+
+
+# -- rules ------------------------------------------------------------------
+
+cdef inline int32_t _chunks(const WunCore* s, int32_t colour) noexcept nogil:
+    return s.ch.chains[colour] - s.hist.count[colour][1]
+
+
+cdef inline int32_t _turn_key(const WunGeom* g, int32_t turn) noexcept nogil:
+    # Only the opening looks at the turn number, so later turns hash alike.
+    return turn if turn <= g.nplayers else g.nplayers + 1
+
+
+cdef inline bint _balance_now(const WunCore* s, const WunGeom* g) noexcept nogil:
+    """Player 0's second turn under the balance opening."""
+    return g.balance and s.turn == g.nplayers and s.h.to_move == 0
+
+
+cdef inline bint _swap_available(const WunCore* s, const WunGeom* g) noexcept nogil:
+    return g.pie and s.turn == 1 and s.placed == 0 and not s.h.swapped and s.h.to_move == 1
+
+
+cdef void _end_turn(WunCore* s, const WunGeom* g, bint passed, int32_t next_colour) noexcept nogil:
+    s.h.hash ^= g.z_placed[s.placed] ^ g.z_limit[s.limit] ^ g.z_passes[s.passes]
+    s.h.hash ^= g.z_turn[_turn_key(g, s.turn)] ^ g.z_to_move[s.h.to_move]
+    s.placed = 0
+    s.passes = s.passes + 1 if passed else 0
+    s.turn += 1
+    s.h.turn_plies = 0
+    if s.empty == 0 or s.passes >= g.nplayers:
+        s.h.to_move = -1
+        s.limit = 0
+    else:
+        s.h.to_move = next_colour
+        s.limit = _chunks(s, next_colour)
+        s.h.hash ^= g.z_to_move[next_colour]
+    s.h.hash ^= g.z_placed[0] ^ g.z_limit[s.limit] ^ g.z_passes[s.passes] ^ g.z_turn[_turn_key(g, s.turn)]
+
+
+cdef void _place(WunCore* s, const WunGeom* g, int32_t colour, int32_t cell) noexcept nogil:
+    chains_add(&s.ch, &g.geo, cell, colour, &s.hist)
+    s.empty -= 1
+    s.h.hash ^= g.zobrist[colour][cell] ^ g.z_placed[s.placed] ^ g.z_placed[s.placed + 1]
+    s.placed += 1
+    s.h.turn_plies += 1
+    if s.placed == s.limit or s.empty == 0:
+        _end_turn(s, g, False, (s.h.to_move + 1) % g.nplayers)
+
+
+# -- the balance rule ---------------------------------------------------------
+
+cdef void _relax(const WunGeom* g, const int8_t* w, int32_t* row, int32_t cap,
+                 int32_t* head, int32_t* nxt, int32_t* node) noexcept nogil:
+    """Cheapest paths: row[u] = min(row[u], row[v] + w[u]) over neighbours, to a
+    fixed point (Dial's buckets; values of ``cap`` or more all mean "too many")."""
+    cdef int32_t n = g.ncells, d, v, u, e, nd, i, k = 0
+    for d in range(cap + 1):
+        head[d] = -1
+    for v in range(n):
+        if row[v] < cap:
+            node[k] = v
+            nxt[k] = head[row[v]]
+            head[row[v]] = k
+            k += 1
+    for d in range(cap):
+        while head[d] >= 0:
+            i = head[d]
+            head[d] = nxt[i]
+            v = node[i]
+            if row[v] != d:
+                continue
+            for e in range(g.geo.nbr_start[v], g.geo.nbr_start[v + 1]):
+                u = g.geo.nbr[e]
+                if w[u] == BLOCKED:
+                    continue
+                nd = d + w[u]
+                if nd < row[u] and nd < cap:
+                    row[u] = nd
+                    node[k] = u
+                    nxt[k] = head[nd]
+                    head[nd] = k
+                    k += 1
+
+
+cdef int32_t _steiner(const WunCore* s, const WunGeom* g, const int8_t* w, const int32_t* roots,
+                      int32_t m, int32_t cap, int32_t* dp, int32_t* work) noexcept nogil:
+    """Fewest empty cells joining the ``m`` colour-0 chunks ``roots`` into one chain.
+
+    Node weights ``w``: 0 for colour-0 stones, 1 for usable empty cells,
+    BLOCKED otherwise.  Dreyfus-Wagner: ``dp[S * n + v]`` is the cheapest
+    connected set holding the chunks of subset S and cell v (v's weight
+    included); on return the full subset's row says, for every v, the cheapest
+    tree through v.  Values saturate at ``cap``.  ``dp`` holds 2^m rows of n,
+    ``work`` 16 n + cap + 1 ints.
+    """
+    cdef int32_t n = g.ncells, full = (1 << m) - 1, i, S, sub, low, v, a, b, t, best
+    cdef int32_t* row
+    cdef int32_t* nxt = work
+    cdef int32_t* node = work + 8 * n
+    cdef int32_t* head = work + 16 * n
+    for i in range(m):
+        row = dp + (1 << i) * n
+        for v in range(n):
+            row[v] = cap
+        v = roots[i]
+        while True:
+            row[v] = 0
+            v = s.ch.next[v]
+            if v == roots[i]:
+                break
+        _relax(g, w, row, cap, head, nxt, node)
+    for S in range(3, full + 1):
+        if S & (S - 1) == 0:
+            continue
+        row = dp + S * n
+        low = S & -S
+        for v in range(n):
+            best = cap
+            if w[v] != BLOCKED:
+                sub = (S - 1) & S
+                while sub > 0:
+                    if sub & low:
+                        a = dp[sub * n + v]
+                        b = dp[(S ^ sub) * n + v]
+                        if a < cap and b < cap:
+                            t = a + b - w[v]
+                            if t < best:
+                                best = t
+                    sub = (sub - 1) & S
+            row[v] = best
+        _relax(g, w, row, cap, head, nxt, node)
+    best = cap
+    row = dp + full * n
+    for v in range(n):
+        if row[v] < best:
+            best = row[v]
+    return best
+
+
+cdef int32_t _zero_chunks(const WunCore* s, const WunGeom* g, int32_t* roots) noexcept nogil:
+    """The representative cells of colour 0's chunks (at most BAL_MAX_TERMINALS + 1 listed)."""
+    cdef int32_t c, m = 0
+    for c in range(g.ncells):
+        if s.ch.colour[c] == 0 and s.ch.root[c] == c and s.ch.size[c] >= 2:
+            if m <= BAL_MAX_TERMINALS:
+                roots[m] = c
+            m += 1
+    return m
+
+
+cdef void _balance_cells(const WunCore* s, const WunGeom* g, uint8_t* ok0, uint8_t* ok_other) noexcept nogil:
+    """Under the balance rule, per empty cell: may colour 0 go there (``ok0``),
+    may another colour (``ok_other``)?  Both mean: colour 0 can still end the
+    turn with at most one chunk, within the stones left.
+
+    With r stones left and D the cheapest join of colour 0's chunks: another
+    colour on x is legal iff a join of at most r - 1 cells avoids x; colour 0
+    on x is legal iff x lies on a join of at most r cells, or x touches no
+    colour-0 stone (it may stay a single) and a join of at most r - 1 cells
+    avoids x and its neighbours.  Cells on no join of at most r - 1 cells
+    cannot spoil one, so only the few that do are searched again.
+    """
+    cdef int32_t n = g.ncells, r = s.limit - s.placed, cap = r + 1, m, x, v, e, D, cost
+    cdef int32_t roots[BAL_MAX_TERMINALS + 1]
+    cdef int8_t w[MAX_CELLS]
+    cdef int32_t base[MAX_CELLS]
+    cdef int32_t stack_dp[(1 << BAL_STACK_TERMINALS) * MAX_CELLS]
+    cdef int32_t stack_work[17 * MAX_CELLS + 2]
+    cdef int32_t* dp = stack_dp
+    cdef int32_t* work = stack_work
+    cdef bint touches, near, single
+    memset(ok0, 0, n)
+    memset(ok_other, 0, n)
+    if r <= 0:
+        return
+    m = _zero_chunks(s, g, roots)
+    if m == 0:
+        for x in range(n):
+            ok0[x] = ok_other[x] = s.ch.colour[x] < 0
+        return
+    if m > 2 * r + 1 or m > BAL_MAX_TERMINALS:
+        return          # a stone joins at most three chains: out of reach
+    if cap > MAX_CELLS:
+        cap = MAX_CELLS
+    single = m == 1     # then every join is empty: nothing can spoil it
+    if m > BAL_STACK_TERMINALS:
+        dp = <int32_t*>malloc(sizeof(int32_t) * (<size_t>1 << m) * n)
+        if dp == NULL:
+            return
+    memset(w, BLOCKED, sizeof(w))
+    for v in range(n):
+        w[v] = 0 if s.ch.colour[v] == 0 else (1 if s.ch.colour[v] < 0 else BLOCKED)
+    D = _steiner(s, g, w, roots, m, cap, dp, work)
+    memcpy(base, dp + ((1 << m) - 1) * n, sizeof(int32_t) * n)
+    for x in range(n):
+        if s.ch.colour[x] >= 0:
+            continue
+        # Another colour on x.
+        if D <= r - 1:
+            if base[x] > r - 1 or single:
+                ok_other[x] = 1
+            else:
+                w[x] = BLOCKED
+                ok_other[x] = _steiner(s, g, w, roots, m, cap, dp, work) <= r - 1
+                w[x] = 1
+        # Colour 0 on x.
+        if base[x] <= r:
+            ok0[x] = 1
+            continue
+        touches = False
+        near = False
+        for e in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
+            v = g.geo.nbr[e]
+            if s.ch.colour[v] == 0:
+                touches = True
+            elif s.ch.colour[v] < 0 and base[v] <= r - 1:
+                near = True
+        if touches or D > r - 1:
+            continue
+        if not near or single:
+            ok0[x] = 1
+            continue
+        w[x] = BLOCKED
+        for e in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
+            v = g.geo.nbr[e]
+            if w[v] == 1:
+                w[v] = BLOCKED
+        cost = _steiner(s, g, w, roots, m, cap, dp, work)
+        w[x] = 1
+        for e in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
+            v = g.geo.nbr[e]
+            if s.ch.colour[v] < 0:
+                w[v] = 1
+        ok0[x] = cost <= r - 1
+    if dp != stack_dp:
+        free(dp)
+
+
+cdef inline bint _end_legal(const WunCore* s, const WunGeom* g) noexcept nogil:
+    if s.placed == 0 or not _balance_now(s, g):
+        return True
+    cdef int32_t roots[BAL_MAX_TERMINALS + 1]
+    return _zero_chunks(s, g, roots) <= 1
+
+
+# -- the Rules table ----------------------------------------------------------
+
+cdef int32_t wun_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
+    cdef const WunCore* s = <const WunCore*>core
+    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef int32_t n = g.ncells, c, x, k = 0
+    cdef uint8_t ok0[MAX_CELLS]
+    cdef uint8_t ok_other[MAX_CELLS]
+    if s.limit > s.placed:
+        if _balance_now(s, g):
+            _balance_cells(s, g, ok0, ok_other)
+            for x in range(n):
+                if ok0[x]:
+                    out[k] = x
+                    k += 1
+            for c in range(1, g.nplayers):
+                for x in range(n):
+                    if ok_other[x]:
+                        out[k] = c * n + x
+                        k += 1
+        else:
+            for c in range(g.nplayers):
+                for x in range(n):
+                    if s.ch.colour[x] < 0:
+                        out[k] = c * n + x
+                        k += 1
+    if _end_legal(s, g):
+        out[k] = g.end_action
+        k += 1
+    if _swap_available(s, g):
+        out[k] = g.swap_action
+        k += 1
+    return k
+
+
+cdef bint wun_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
+    cdef const WunCore* s = <const WunCore*>core
+    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef int32_t x
+    cdef uint8_t ok0[MAX_CELLS]
+    cdef uint8_t ok_other[MAX_CELLS]
+    if a == g.end_action:
+        return _end_legal(s, g)
+    if a == g.swap_action:
+        return _swap_available(s, g)
+    x = a % g.ncells
+    if s.limit <= s.placed or s.ch.colour[x] >= 0:
+        return False
+    if not _balance_now(s, g):
+        return True
+    _balance_cells(s, g, ok0, ok_other)
+    return ok0[x] if a < g.ncells else ok_other[x]
+
+
+cdef void wun_apply(void* core, const void* geom, int32_t a) noexcept nogil:
+    cdef WunCore* s = <WunCore*>core
+    cdef const WunGeom* g = <const WunGeom*>geom
+    if a == g.end_action:
+        _end_turn(s, g, s.placed == 0, (s.h.to_move + 1) % g.nplayers)
+    elif a == g.swap_action:
+        # The swapper takes colour 0; the other seat plays colour 1 and moves next.
+        s.h.swapped = 1
+        s.h.hash ^= g.z_swapped
+        _end_turn(s, g, False, s.h.to_move)
+    else:
+        _place(s, g, a // g.ncells, a % g.ncells)
+
+
+cdef int _compare(const WunCore* s, const WunGeom* g, int32_t a, int32_t b) noexcept nogil:
+    """-1 if colour a ranks better than b, 1 if worse, 0 for an exact tie:
+    [chunks, chains of size 1, of size 2, ...] lexicographically, lower better."""
+    cdef int32_t k, ca = _chunks(s, a), cb = _chunks(s, b)
+    if ca != cb:
+        return -1 if ca < cb else 1
+    for k in range(1, g.ncells + 1):
+        if s.hist.count[a][k] != s.hist.count[b][k]:
+            return -1 if s.hist.count[a][k] < s.hist.count[b][k] else 1
+    return 0
+
+
+cdef void wun_returns(const void* core, const void* geom, double* out) noexcept nogil:
+    # +1 for a sole winner; players tied for first get 0; everyone else -1.
+    cdef const WunCore* s = <const WunCore*>core
+    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef int32_t a, b, nbest = 0
+    cdef bint best[MAX_PLAYERS]
+    for a in range(g.nplayers):
+        best[a] = True
+        for b in range(g.nplayers):
+            if _compare(s, g, b, a) < 0:
+                best[a] = False
+        nbest += best[a]
+    for a in range(g.nplayers):
+        out[a] = -1.0 if not best[a] else (1.0 if nbest == 1 else 0.0)
+
+
+cdef void wun_scores(const void* core, const void* geom, double* out) noexcept nogil:
+    # -chunks + k/4, k = players with as many chunks who lose the tie-break to this one:
+    # higher is better, and equal scores are exact ties.
+    cdef const WunCore* s = <const WunCore*>core
+    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef int32_t a, b, k
+    for a in range(g.nplayers):
+        k = 0
+        for b in range(g.nplayers):
+            if _chunks(s, a) == _chunks(s, b) and _compare(s, g, a, b) < 0:
+                k += 1
+        out[a] = -_chunks(s, a) + 0.25 * k
+
+
+cdef uint64_t wun_hash_full(const void* core, const void* geom) noexcept nogil:
+    cdef const WunCore* s = <const WunCore*>core
+    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef uint64_t z = 0
+    cdef int32_t c
+    for c in range(g.ncells):
+        if s.ch.colour[c] >= 0:
+            z ^= g.zobrist[s.ch.colour[c]][c]
+    if s.h.to_move >= 0:
+        z ^= g.z_to_move[s.h.to_move]
+    if s.h.swapped:
+        z ^= g.z_swapped
+    z ^= g.z_placed[s.placed] ^ g.z_limit[s.limit] ^ g.z_passes[s.passes] ^ g.z_turn[_turn_key(g, s.turn)]
+    return z
+
+
+cdef void wun_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
+    # Planes: the stones of each colour in turn order starting with the observer's,
+    # empty cells, the board's cells, and the stones left in the current turn.
+    cdef const WunCore* s = <const WunCore*>core
+    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef int32_t P = g.nplayers, area = g.geo.width * g.geo.height, c, at
+    cdef float left = <float>(s.limit - s.placed)
+    for c in range(g.ncells):
+        at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
+        if s.ch.colour[c] < 0:
+            out[P * area + at] = 1.0
+        else:
+            out[((s.ch.colour[c] - colour + P) % P) * area + at] = 1.0
+        out[(P + 1) * area + at] = 1.0
+        out[(P + 2) * area + at] = left
+
+
+cdef void wun_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
+                      int32_t* buf, PlayoutStats* st) noexcept nogil:
+    # The empty cells, ascending: outside the balance turn the legal list is
+    # every colour over them, then END (then SWAP), so draw i picks colour
+    # i / E and cell empties[i % E] -- the generic playout's draw, without
+    # building the list.
+    cdef WunCore* s = <WunCore*>core
+    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef int32_t empties[MAX_CELLS]
+    cdef int32_t E = 0, c, i, k, a, nplace, cell
+    for c in range(g.ncells):
+        if s.ch.colour[c] < 0:
+            empties[E] = c
+            E += 1
+    while playout_running(&s.h, st, max_plies):
+        if _balance_now(s, g):
+            i = playout_draw(rng, st, wun_legal(s, g, buf))
+            if i < 0:
+                return
+            a = buf[i]
+            if a < g.end_action:
+                cell = a % g.ncells
+                k = 0
+                while empties[k] != cell:
+                    k += 1
+                memmove(&empties[k], &empties[k + 1], (E - k - 1) * sizeof(int32_t))
+                E -= 1
+            wun_apply(s, g, a)
+        else:
+            nplace = g.nplayers * E if s.limit > s.placed else 0
+            i = playout_draw(rng, st, nplace + 1 + (1 if _swap_available(s, g) else 0))
+            if i < nplace:
+                c = i // E
+                k = i % E
+                cell = empties[k]
+                memmove(&empties[k], &empties[k + 1], (E - k - 1) * sizeof(int32_t))
+                E -= 1
+                _place(s, g, c, cell)
+            else:
+                wun_apply(s, g, g.end_action if i == nplace else g.swap_action)
+        playout_applied(&s.h, st)
+
+
+cdef Rules WUN_RULES
+WUN_RULES.core_size = sizeof(WunCore)
+WUN_RULES.legal = wun_legal
+WUN_RULES.is_legal = wun_is_legal
+WUN_RULES.apply = wun_apply
+WUN_RULES.returns = wun_returns
+WUN_RULES.scores = wun_scores
+WUN_RULES.hash_full = wun_hash_full
+WUN_RULES.observe = wun_observe
+WUN_RULES.after_turn = NULL
+WUN_RULES.playout = wun_playout
+
+
+# -- counting balance turns ---------------------------------------------------
+
+ctypedef struct _Sets:
+    int32_t ncells
+    int32_t budget
+    int32_t nempty
+    const Geometry* geo
+    int16_t parent[MAX_CELLS]      # union-find over colour-0 stones, union by size, undone on the way back
+    int16_t size[MAX_CELLS]
+    uint8_t zero[MAX_CELLS]
+    int32_t empties[MAX_CELLS]
+    int64_t count[MAX_CELLS + 1]   # count[j]: sets of j colour-0 stones after which colour 0 has <= 1 chunk
+
+
+cdef inline int16_t _find(const _Sets* t, int16_t x) noexcept nogil:
+    while t.parent[x] != x:
+        x = t.parent[x]
+    return x
+
+
+cdef int32_t _join_zero(_Sets* t, int32_t x, int32_t m, int16_t* undo, int32_t* nundo) noexcept nogil:
+    """Make x a colour-0 stone; return colour 0's new chunk count."""
+    cdef int32_t e, k = 0
+    cdef int16_t a, b
+    t.zero[x] = 1
+    t.parent[x] = <int16_t>x
+    t.size[x] = 1
+    for e in range(t.geo.nbr_start[x], t.geo.nbr_start[x + 1]):
+        if not t.zero[t.geo.nbr[e]]:
+            continue
+        a = _find(t, <int16_t>t.geo.nbr[e])
+        b = _find(t, <int16_t>x)
+        if a == b:
+            continue
+        m += 1 - (t.size[a] >= 2) - (t.size[b] >= 2)
+        if t.size[a] > t.size[b]:
+            a, b = b, a
+        t.parent[a] = b
+        t.size[b] += t.size[a]
+        undo[k] = a
+        k += 1
+    nundo[0] = k
+    return m
+
+
+cdef void _sets_dfs(_Sets* t, int32_t start, int32_t j, int32_t m) noexcept nogil:
+    cdef int32_t i, k, x, nm, nundo
+    cdef int16_t undo[6]
+    cdef int16_t a
+    if m <= 1:
+        t.count[j] += 1
+    if j == t.budget:
+        return
+    for i in range(start, t.nempty):
+        x = t.empties[i]
+        nm = _join_zero(t, x, m, undo, &nundo)
+        # Each further stone removes at most two chunks.
+        if nm <= 2 * (t.budget - j - 1) + 1:
+            _sets_dfs(t, i + 1, j + 1, nm)
+        for k in range(nundo - 1, -1, -1):
+            a = undo[k]
+            t.size[t.parent[a]] -= t.size[a]
+            t.parent[a] = a
+        t.zero[x] = 0
+
+
+cdef void _count_zero_sets(const WunCore* s, const WunGeom* g, _Sets* t) noexcept nogil:
+    cdef int32_t c, m = 0, nundo
+    cdef int16_t undo[6]
+    t.ncells = g.ncells
+    t.geo = &g.geo
+    t.nempty = 0
+    memset(t.count, 0, sizeof(t.count))
+    memset(t.zero, 0, sizeof(t.zero))
+    for c in range(g.ncells):
+        if s.ch.colour[c] < 0:
+            t.empties[t.nempty] = c
+            t.nempty += 1
+    for c in range(g.ncells):
+        if s.ch.colour[c] == 0:
+            m = _join_zero(t, c, m, undo, &nundo)
+    _sets_dfs(t, 0, 0, m)
+
+
+# -- Python side --------------------------------------------------------------
+
+_SIZE = Param("size", 6, "side of the hexhex board (3-4 players: 7 or 8)", lo=5, hi=MAX_SIDE)
+_PLAYERS = Param("players", 2, "number of players (3 or 4 need size 7 or 8)", lo=2, hi=MAX_PLAYERS)
+_OPENING = Param("opening", "pie", "'pie': player 1 may swap after player 0's first turn (2 players); "
+                 "'balance': player 0's second turn must leave colour 1 with at most one chunk",
+                 kind=str, choices=("pie", "balance"))
+
+# RULES.md's start positions: one pair of stones per colour.
+_START_2 = {5: (("f4", "f5"), ("d4", "d5")), 6: (("g5", "g6"), ("e5", "e6")),
+            7: (("h6", "h7"), ("f6", "f7")), 8: (("i7", "i8"), ("g7", "g8"))}
+_START_3 = (("i7", "h7"), ("g7", "g8"), ("h9", "i8"))
+_START_4 = (("j8", "i9"), ("j6", "i6"), ("g6", "f6"), ("g9", "f8"))
+
+_PLACEMENT = re.compile(r"([0-9])([a-z]+[0-9]+)")
+_CELL = re.compile(r"[a-z]+[0-9]+")
+
+
+cdef class WunchunkGame(Game):
+    """Wunchunk on a hexhex board, 2-4 players (RULES.md § Wunchunk).
+
+    ``scores()`` encodes the ranking: a player's score is minus their chunk
+    count plus k/4, where k counts the players with as many chunks whom they
+    beat on the tie-break (fewer singles, then fewer chains of size 2, ...).
+    So higher is better and equal scores are exact ties; ``ranking()`` gives
+    the arrays themselves.
+    """
+
+    NAME = "wunchunk"
+    TITLE = "Wunchunk"
+    PARAMS = (_SIZE, _PLAYERS, _OPENING)
+    cdef WunGeom g
+
+    def _build(self, dict params):
+        cdef int32_t size = params["size"], P = params["players"], n, c, k
+        if P > 2 and size not in (7, 8):
+            raise ParameterError(f"wunchunk: {P} players play on size 7 or 8, not {size}")
+        cdef Board board = Board.hexhex(size)
+        n = board.num_cells
+        self.board = board
+        self.num_players = P
+        memset(&self.g, 0, sizeof(WunGeom))
+        self.g.geo = board.geo
+        self.g.ncells = n
+        self.g.nplayers = P
+        self.g.pie = params["opening"] == "pie" and P == 2
+        self.g.balance = params["opening"] == "balance"
+        self.g.end_action = P * n
+        self.g.swap_action = P * n + 1
+        cdef uint64_t x = 0x57554E4348554E4B ^ (<uint64_t>size << 8) ^ <uint64_t>P
+        for c in range(P):
+            for k in range(n):
+                self.g.zobrist[c][k] = splitmix64(&x)
+            self.g.z_to_move[c] = splitmix64(&x)
+        self.g.z_swapped = splitmix64(&x)
+        for k in range(MAX_CELLS + 1):
+            self.g.z_placed[k] = splitmix64(&x)
+            self.g.z_limit[k] = splitmix64(&x)
+        for k in range(MAX_PLAYERS + 1):
+            self.g.z_passes[k] = splitmix64(&x)
+        for k in range(MAX_PLAYERS + 2):
+            self.g.z_turn[k] = splitmix64(&x)
+
+        start = _START_2[size] if P == 2 else (_START_3 if P == 3 else _START_4)
+        board_json = {name: colour + 1 for colour, pair in enumerate(start) for name in pair}
+        initial = self._core_from_position({"board": board_json, "to_move": 0, "turn": 0})
+        # A stone fills at most one cell per ply and every turn but a run of
+        # passes places one: a bound on the plies of a game.
+        self.default_max_plies = n * (P + 1) + P + 1
+        self.observation_shape = (P + 3, board.geo.height, board.geo.width)
+        self._state_type = WunchunkState
+        names = tuple(f"{c + 1}{name}" for c in range(P) for name in board.names) + ("end", "swap")
+        self._set_rules(&WUN_RULES, &self.g, initial, names, -1, self.g.end_action)
+
+    def _core_from_position(self, position):
+        """A core from ``{"board": {cell: colour digit}, "to_move": player}``.
+
+        Optional fields: ``swapped`` (pie swap taken), ``passes`` (passes in
+        succession before this turn), ``turn`` (turns completed; without it
+        the opening is over).  The position is at the start of a turn.
+        """
+        cdef WunCore s
+        cdef int32_t P = self.g.nplayers, n = self.g.ncells, c
+        memset(&s, 0, sizeof(WunCore))
+        chains_clear(&s.ch)
+        cells = {}
+        for name, v in dict(position.get("board", {})).items():
+            c = self.board.index(name)
+            if type(v) is not int or not 1 <= v <= P:
+                raise ValueError(f"{name}: contents {v!r} is not a colour digit 1..{P}")
+            cells[c] = v - 1
+        for c in sorted(cells):
+            chains_add(&s.ch, &self.g.geo, c, cells[c], &s.hist)
+        s.empty = n - len(cells)
+        swapped = position.get("swapped", False)
+        passes = position.get("passes", 0)
+        turn = position.get("turn", P + 1)
+        to_move = position.get("to_move", 0)
+        if type(swapped) is not bool or (swapped and not self.g.pie):
+            raise ValueError(f"swapped {swapped!r}: only True after a pie swap, or False")
+        if type(passes) is not int or not 0 <= passes <= P:
+            raise ValueError(f"passes {passes!r} is not a count of passes 0..{P}")
+        if type(turn) is not int or turn < 0 or (swapped and turn < 2):
+            raise ValueError(f"turn {turn!r} is not a number of completed turns")
+        if type(to_move) is not int or not -1 <= to_move < P:
+            raise ValueError(f"to_move {to_move!r} is not a player of {self.name} (or -1 when over)")
+        over = s.empty == 0 or passes == P
+        if over != (to_move == -1):
+            raise ValueError("to_move must be -1 exactly when the board is full or every player has passed")
+        s.h.swapped = swapped
+        s.passes = passes
+        s.turn = turn
+        s.h.to_move = -1 if over else (to_move ^ swapped)
+        s.limit = 0 if over else _chunks(&s, s.h.to_move)
+        if _balance_now(&s, &self.g) and s.limit > 6:
+            # A game reaches this turn with at most four chunks of colour 0;
+            # six keep the exact search for the balance rule small.
+            raise ValueError(f"the balance turn with {s.limit} chunks of colour 1 is not supported (at most 6)")
+        s.h.hash = wun_hash_full(&s, &self.g)
+        return PyBytes_FromStringAndSize(<char*>&s, sizeof(WunCore))
+
+
+cdef class WunchunkState(State):
+    """A Wunchunk position."""
+
+    cdef inline WunCore* _s(self):
+        return <WunCore*>self.core
+
+    cdef inline WunGeom* _g(self):
+        return <WunGeom*>self.geom
+
+    @property
+    def turn_limit(self):
+        """Stones the current turn may place (the mover's chunks at its start); 0 when over."""
+        return self._s().limit
+
+    def chunk_counts(self):
+        """Chunks (chains of two or more) of each player's colour, by player."""
+        return [_chunks(self._s(), self.colour(p)) for p in range(self.game.num_players)]
+
+    def _arrays(self):
+        """[chunks, chains of size 1, 2, ..., L] per colour, L = the longest chain on the board."""
+        cdef WunCore* s = self._s()
+        cdef int32_t P = self._g().nplayers, c, k, top = 0
+        for c in range(self._g().ncells):
+            if s.ch.colour[c] >= 0 and s.ch.size[s.ch.root[c]] > top:
+                top = s.ch.size[s.ch.root[c]]
+        return [[_chunks(s, c)] + [s.hist.count[c][k] for k in range(1, top + 1)] for c in range(P)]
+
+    def ranking(self):
+        """Per player, the ranking array ``[chunks, singles, pairs, ...]`` up to the
+        longest chain on the board; lexicographically lower is better."""
+        arrays = self._arrays()
+        return [arrays[self.colour(p)] for p in range(self.game.num_players)]
+
+    def _score_arrays(self):
+        # As the reference records: per colour, cut after the first entry that
+        # singles out one best colour among those still tied (whole if none does).
+        arrays = self._arrays()
+        length = len(arrays[0])
+        cut = length - 1
+        tied = list(range(len(arrays)))
+        for i in range(length):
+            low = min(arrays[c][i] for c in tied)
+            tied = [c for c in tied if arrays[c][i] == low]
+            if len(tied) == 1:
+                cut = i
+                break
+        return [a[:cut + 1] for a in arrays]
+
+    def _board_json(self):
+        cdef WunCore* s = self._s()
+        names = self.game.board.names
+        return {names[c]: s.ch.colour[c] + 1 for c in range(self._g().ncells) if s.ch.colour[c] >= 0}
+
+    def _json_extra(self):
+        cdef WunCore* s = self._s()
+        d = {"chunks": [_chunks(s, c) for c in range(self._g().nplayers)],
+             "score_arrays": self._score_arrays(),
+             "swapped": bool(s.h.swapped), "passes": s.passes, "turn": s.turn}
+        if s.h.turn_plies:
+            d["placed"] = s.placed
+            d["limit"] = s.limit
+        return d
+
+    def _glyphs(self):
+        cdef WunCore* s = self._s()
+        return [str(s.ch.colour[c] + 1) if s.ch.colour[c] >= 0 else "." for c in range(self._g().ncells)]
+
+    def _headline(self):
+        line = State._headline(self)
+        if not self.is_terminal():
+            s = self._s()
+            line += f", {s.limit - s.placed} of {s.limit} stones left"
+            if _balance_now(s, self._g()):
+                line += " (balance turn)"
+        return line + "  (digits are colours; player p plays colour p + 1)"
+
+    def _parse_action(self, str key):
+        m = _PLACEMENT.fullmatch(key)
+        if m:
+            colour = int(m.group(1))
+            if not 1 <= colour <= self._g().nplayers:
+                raise NotationError(f"{key!r}: colour {colour} is not in play (colours 1..{self._g().nplayers})")
+            raise NotationError(f"unknown cell {m.group(2)!r} on this hexhex board")
+        if _CELL.fullmatch(key):
+            raise NotationError(f"{key!r}: a placement names its colour first, e.g. 1{key}")
+        return State._parse_action(self, key)
+
+    def _why_illegal(self, int action):
+        cdef WunCore* s = self._s()
+        cdef WunGeom* g = self._g()
+        if not 0 <= action < self.game.num_actions:
+            return "no such action"
+        if action == g.swap_action:
+            if not g.pie:
+                return "this game is played without the pie rule"
+            return "swap is only allowed as player 1's first turn"
+        if action == g.end_action:
+            return self._why_incomplete()
+        if s.ch.colour[action % g.ncells] >= 0:
+            return "the cell is occupied"
+        if s.limit == 0:
+            return "the player has no chunks, so the turn can only be a pass"
+        return (f"the balance rule: colour 1 could no longer end this turn with at most one chunk "
+                f"with {s.limit - s.placed} stones left")
+
+    def _why_incomplete(self):
+        cdef WunCore* s = self._s()
+        return (f"the balance rule: colour 1 has {_chunks(s, 0)} chunks and must end this turn "
+                f"with at most one")
+
+    # -- whole turns ---------------------------------------------------------
+
+    def legal_turns(self):
+        """Yield each distinct legal turn once, lazily: its placements in
+        ascending cell order (mid-turn: the ways to finish it)."""
+        cdef WunCore* s = self._s()
+        cdef WunGeom* g = self._g()
+        if s.h.to_move < 0:
+            return
+        fmt = self.game._format_turn
+        if _end_legal(s, g):
+            yield fmt(["end"])
+        if _swap_available(s, g):
+            yield "swap"
+        if s.limit == s.placed:
+            return
+        if _balance_now(s, g):
+            yield from self._balance_turns(self, 0, [])
+            return
+        names = self.game.board.names
+        P = g.nplayers
+        empties = [c for c in range(g.ncells) if s.ch.colour[c] < 0]
+        for k in range(1, min(s.limit - s.placed, len(empties)) + 1):
+            for cells in itertools.combinations(empties, k):
+                for colours in itertools.product(range(1, P + 1), repeat=k):
+                    yield ",".join(f"{colour}{names[c]}" for colour, c in zip(colours, cells))
+
+    def _balance_turns(self, WunchunkState node, int start, list parts):
+        # Placements in ascending cell order, each checked by the rules (which
+        # see every completion, also through cells this order has passed).
+        cdef int32_t n = self._g().ncells
+        cdef WunchunkState child
+        for a in node.legal_actions().tolist():
+            if a >= self._g().end_action or a % n < start:
+                continue
+            child = node.clone()
+            child._push(a)
+            done = parts + [self.game._action_names[a]]
+            if child.turn_plies == 0:
+                yield self.game._format_turn(done)
+                continue
+            if _end_legal(child._s(), self._g()):
+                yield self.game._format_turn(done + ["end"])
+            yield from self._balance_turns(child, a % n + 1, done)
+
+    def count_legal_turns(self):
+        """The number of distinct legal turns, without listing them.
+
+        With r stones left, E empty cells and P colours, the turns placing k
+        stones number C(E, k) P^k.  On the balance turn the colour-0 stones
+        decide: the sets of colour-0 cells (at most r) after which colour 1
+        has at most one chunk are enumerated (pruned: a stone removes at most
+        two chunks), and each combines with any choice of other-colour stones
+        on the remaining empty cells.
+        """
+        cdef WunCore* s = self._s()
+        cdef WunGeom* g = self._g()
+        cdef _Sets* t
+        if s.h.to_move < 0:
+            return 0
+        r = s.limit - s.placed
+        P = g.nplayers
+        E = s.empty
+        total = (1 if _end_legal(s, g) else 0) + (1 if _swap_available(s, g) else 0)
+        if r == 0:
+            return total
+        if not _balance_now(s, g):
+            return total + sum(math.comb(E, k) * P ** k for k in range(1, min(r, E) + 1))
+        t = <_Sets*>malloc(sizeof(_Sets))
+        if t == NULL:
+            raise MemoryError()
+        try:
+            t.budget = r
+            with nogil:
+                _count_zero_sets(s, g, t)
+            by_size = [t.count[j] for j in range(r + 1)]
+        finally:
+            free(t)
+        for j, sets in enumerate(by_size):
+            if sets:
+                # j colour-0 stones, then i stones of the other colours (not none at all).
+                total += sets * sum(math.comb(E - j, i) * (P - 1) ** i
+                                    for i in range(1 if j == 0 else 0, r - j + 1))
+        return total
