@@ -3,7 +3,12 @@
 
 import numpy as np
 
+from ludens._checks import index_in
 from ludens.errors import NotationError
+
+# Lattice coordinates and step counts beyond this are off every board (and
+# keep the int32 arithmetic of geo_at far from overflow).
+cdef int32_t _FAR = 1 << 20
 
 _HEX_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))   # E NE NW W SW SE
 _SQUARE_DIRS = ((1, 0), (0, -1), (-1, 0), (0, 1))                  # E N W S
@@ -193,46 +198,44 @@ cdef class Board:
             raise NotationError(f"unknown cell {name!r} on this {self.kind} board")
         return i
 
-    def name(self, int cell):
-        self._check(cell)
-        return self.names[cell]
+    def name(self, cell):
+        c = self._check(cell)
+        return self.names[c]
 
-    def neighbours(self, int cell):
+    def neighbours(self, cell):
         """The adjacent cells of ``cell``, ascending."""
-        self._check(cell)
-        return tuple(int(x) for x in self._arrays["nbr"][self.geo.nbr_start[cell]:self.geo.nbr_start[cell + 1]])
+        c = self._check(cell)
+        return tuple(int(x) for x in self._arrays["nbr"][self.geo.nbr_start[c]:self.geo.nbr_start[c + 1]])
 
-    def coords(self, int cell):
+    def coords(self, cell):
         """Lattice coordinates (q, r) of ``cell``."""
-        self._check(cell)
-        return (self.geo.q[cell], self.geo.r[cell])
+        c = self._check(cell)
+        return (self.geo.q[c], self.geo.r[c])
 
-    def at(self, int q, int r):
+    def at(self, q, r):
         """The cell at lattice point (q, r), or None."""
-        c = geo_at(&self.geo, q, r)
+        cdef int32_t c = geo_at(&self.geo, index_in(q, -_FAR, _FAR, "q"), index_in(r, -_FAR, _FAR, "r"))
         return c if c >= 0 else None
 
-    def step(self, int cell, int direction, int k=1):
+    def step(self, cell, direction, k=1):
         """The cell ``k`` lattice steps from ``cell`` in ``direction``, or None."""
-        self._check(cell)
-        if not 0 <= direction < self.geo.num_dirs:
-            raise ValueError(f"direction {direction} out of range 0..{self.geo.num_dirs - 1}")
-        c = geo_ray(&self.geo, cell, direction, k)
+        cdef int32_t c = self._check(cell)
+        cdef int32_t d = index_in(direction, 0, self.geo.num_dirs - 1, "direction")
+        c = geo_ray(&self.geo, c, d, index_in(k, -_FAR, _FAR, "k"))
         return c if c >= 0 else None
 
-    def plane_index(self, int cell):
+    def plane_index(self, cell):
         """(row, column) of ``cell`` in the (height, width) observation planes."""
-        self._check(cell)
-        return (self.geo.r[cell] - self.geo.r0, self.geo.q[cell] - self.geo.q0)
+        c = self._check(cell)
+        return (self.geo.r[c] - self.geo.r0, self.geo.q[c] - self.geo.q0)
 
     @property
     def arrays(self):
         """Read-only numpy views of the tables: q, r, grid, step, nbr_start, nbr, dq, dr."""
         return dict(self._arrays)
 
-    cdef _check(self, int cell):
-        if not 0 <= cell < self.geo.num_cells:
-            raise ValueError(f"cell {cell} out of range 0..{self.geo.num_cells - 1}")
+    cdef int32_t _check(self, object cell) except -1:
+        return index_in(cell, 0, self.geo.num_cells - 1, "cell")
 
     def __len__(self):
         return self.geo.num_cells

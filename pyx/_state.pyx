@@ -20,6 +20,7 @@ import re
 
 import numpy as np
 
+from ludens._checks import index_in
 from ludens.errors import IllegalActionError, NotationError, ParameterError
 
 cnp.import_array()
@@ -134,11 +135,9 @@ cdef class Game:
             state.apply_action(a)
         return state
 
-    def action_to_string(self, int action):
+    def action_to_string(self, action):
         """The context-free string of ``action`` (see ``State.action_to_string``)."""
-        if not 0 <= action < self.num_actions:
-            raise IllegalActionError(f"action {action} out of range 0..{self.num_actions - 1}")
-        return self._action_names[action]
+        return self._action_names[_action_id(action, self)]
 
     def _format_turn(self, parts):
         return format_turn(parts)
@@ -242,22 +241,14 @@ cdef class State:
 
     cdef int32_t _check_action(self, object action) except -1:
         """The action as an int if it is legal now; IllegalActionError otherwise."""
-        cdef long long a
-        try:
-            # PyNumber_Index refuses floats (plain C conversion would truncate 1.5 to 1).
-            a = PyNumber_Index(action)
-        except (TypeError, OverflowError):
-            raise IllegalActionError(f"action {action!r} is not an integer action id") from None
-        if a < 0 or a >= self.game.num_actions:
-            raise IllegalActionError(
-                f"action {a} out of range 0..{self.game.num_actions - 1} for {self.game.name}")
+        cdef int32_t a = _action_id(action, self.game)
         if self.hdr().to_move < 0:
             raise IllegalActionError(f"{self.action_to_string(a)!r}: the game is over")
         if not self.rules.is_legal(self.core, self.geom, <int32_t>a):
             raise IllegalActionError(
                 f"{self.action_to_string(a)!r} is illegal for player {self.current_player}: "
                 f"{self._why_illegal(a)}")
-        return <int32_t>a
+        return a
 
     # -- OpenSpiel-style API ------------------------------------------------
 
@@ -269,11 +260,9 @@ cdef class State:
             return -1
         return h.to_move ^ h.swapped
 
-    def colour(self, int player):
+    def colour(self, player):
         """The colour (0-based) that seat ``player`` plays; differs after a pie swap."""
-        if not 0 <= player < self.game.num_players:
-            raise ValueError(f"player {player} out of range 0..{self.game.num_players - 1}")
-        return player ^ self.hdr().swapped
+        return index_in(player, 0, self.game.num_players - 1, "player") ^ self.hdr().swapped
 
     def legal_actions(self):
         """The legal actions, ascending, as an int32 numpy array (empty when over)."""
@@ -298,13 +287,13 @@ cdef class State:
         return arr
 
     def is_legal(self, action):
-        """Whether ``action`` (an int) is legal now."""
+        """Whether ``action`` (an integer action id) is legal now."""
+        cdef int32_t a
         try:
-            a = int(action)
-        except (TypeError, ValueError):
+            a = _action_id(action, self.game)
+        except IllegalActionError:
             return False
-        return (0 <= a < self.game.num_actions and self.hdr().to_move >= 0
-                and <bint>self.rules.is_legal(self.core, self.geom, <int32_t>a))
+        return self.hdr().to_move >= 0 and <bint>self.rules.is_legal(self.core, self.geom, a)
 
     def apply_action(self, action):
         """Apply one atomic action; IllegalActionError (state unchanged) if not legal."""
@@ -417,10 +406,12 @@ cdef class State:
 
     # -- notation -----------------------------------------------------------
 
-    def action_to_string(self, int action):
+    def action_to_string(self, action):
         """The string of ``action`` in this position."""
-        if not 0 <= action < self.game.num_actions:
-            raise IllegalActionError(f"action {action} out of range 0..{self.game.num_actions - 1}")
+        return self._action_str(_action_id(action, self.game))
+
+    def _action_str(self, int action):
+        """Hook for context-dependent notation; ``action`` is in range."""
         return self.game._action_names[action]
 
     def string_to_action(self, str text):
@@ -614,6 +605,19 @@ def format_turn(parts):
     if n and parts[n - 1] == "end":
         n -= 1
     return ",".join(parts[:n]) if n else "pass"
+
+
+cdef int32_t _action_id(object action, Game game) except -1:
+    """``action`` as an action id of ``game``; IllegalActionError if it is not one."""
+    cdef long long a
+    try:
+        # PyNumber_Index refuses floats (a C conversion would truncate 1.5 to 1).
+        a = PyNumber_Index(action)
+    except (TypeError, OverflowError):
+        raise IllegalActionError(f"action {action!r} is not an integer action id") from None
+    if a < 0 or a >= game.num_actions:
+        raise IllegalActionError(f"action {a} out of range 0..{game.num_actions - 1} for {game.name}")
+    return <int32_t>a
 
 
 cdef inline size_t _align8(size_t n) noexcept nogil:

@@ -655,10 +655,9 @@ cdef class StorisendeGame(Game):
         m = self._move_of.get((f, t))
         return None if m is None else self.g.a_move0 + m
 
-    def decode(self, int action):
+    def decode(self, action):
         """What an action is: ('place', cell), ('move', from, to, pieces), ('pass',), ('end',) or ('swap',)."""
-        if not 0 <= action < self.num_actions:
-            raise IllegalActionError(f"action {action} out of range 0..{self.num_actions - 1}")
+        self.action_to_string(action)       # IllegalActionError unless an action id
         if action < self.g.ncells:
             return ("place", action)
         if action < self.g.a_pass:
@@ -766,12 +765,10 @@ cdef class StorisendeState(State):
 
     # -- notation -----------------------------------------------------------
 
-    def action_to_string(self, int action):
+    def _action_str(self, int action):
         """``from-to`` for a whole-stack move, ``from:k-to`` for the top k of a taller stack."""
         cdef StoCore* s = self._s()
         cdef StoGeom* g = self._g()
-        if not 0 <= action < self.game.num_actions:
-            raise IllegalActionError(f"action {action} out of range 0..{self.game.num_actions - 1}")
         if g.a_move0 <= action < g.a_pass:
             m = action - g.a_move0
             f = g.mv_from[m]

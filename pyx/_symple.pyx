@@ -528,15 +528,13 @@ cdef class SympleState(State):
         """'start' (between turns), 'grow' (a grow in progress) or 'plant' (the privilege's plant or end)."""
         return PHASES[self._s().phase]
 
-    def chain_count(self, int player):
+    def chain_count(self, player):
         """The number of chains of ``player``'s stones."""
-        self.colour(player)   # range check
-        return self._s().ch.chains[player]
+        return self._s().ch.chains[self.colour(player)]
 
-    def stone_count(self, int player):
+    def stone_count(self, player):
         """The number of ``player``'s stones on the board."""
-        self.colour(player)
-        return self._s().ch.stones[player]
+        return self._s().ch.stones[self.colour(player)]
 
     # -- reading the core -----------------------------------------------------
 

@@ -35,6 +35,7 @@ from ludens._rng cimport Rng, splitmix64
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
                             playout_running)
 
+from ludens._checks import index_in
 from ludens._params import Param
 from ludens.errors import NotationError
 
@@ -493,11 +494,9 @@ cdef class TipTopToeGame(Game):
         """The number of a square (cell name or index)."""
         return self.g.number[self._cell(cell)] + 1
 
-    def squares(self, int number):
+    def squares(self, number):
         """The names of the squares labelled ``number``, in cell order."""
-        if not 1 <= number <= NUMBERS:
-            raise ValueError(f"number {number} out of range 1..{NUMBERS}")
-        k = number - 1
+        k = index_in(number, 1, NUMBERS, "number") - 1
         return tuple(self.board.names[self.g.sq[k][j]] for j in range(self.g.nsq[k]))
 
     def house(self, cell):

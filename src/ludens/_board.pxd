@@ -56,4 +56,4 @@ cdef class Board:
     cdef tuple _col_labels
 
     cpdef int index(self, str name) except -1
-    cdef _check(self, int cell)
+    cdef int32_t _check(self, object cell) except -1
