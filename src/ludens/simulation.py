@@ -191,13 +191,12 @@ def _chunk_task(spec: tuple, seed: int, start: int, count: int, max_plies: int) 
     return run_chunk(source, seed, start, count, max_plies)
 
 
-def _resolve(game: Union[str, Game, State]) -> tuple[Game, Optional[State]]:
+def _resolve(game: Union[str, Game, State]) -> Union[Game, State]:
+    """What the playouts start from: a Game (its initial state) or a State."""
     if isinstance(game, str):
-        return load(game), None
-    if isinstance(game, State):
-        return game.game, game
-    if isinstance(game, Game):
-        return game, None
+        return load(game)
+    if isinstance(game, (Game, State)):
+        return game
     raise TypeError(f"simulate needs a game name, a Game or a State, not {type(game).__name__}")
 
 
@@ -222,7 +221,8 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
     cuts games after that many atomic actions (reported as truncated; default:
     the game's own safety bound).  ``progress`` shows a tqdm bar per chunk.
     """
-    g, state = _resolve(game)
+    source = _resolve(game)
+    g = source.game if isinstance(source, State) else source
     n = _check_count(n, "n", 0)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
         raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
@@ -234,7 +234,7 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
         workers = threads if executor is None else max(threads, 8)
         chunk_size = max(1, min(2048, -(-n // (workers * 8)))) if n else 1
     chunk_size = _check_count(chunk_size, "chunk_size", 1)
-    starts = list(range(0, n, chunk_size))
+    starts = list(range(0, n, chunk_size)) or [0]      # n = 0: one empty chunk gives the empty arrays
 
     bar = None
     if progress:
@@ -245,19 +245,17 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
     parts: dict[int, dict] = {}
     try:
         if executor is not None:
-            spec = ("game", g.name, json.dumps(g.params, sort_keys=True), None) if state is None else \
-                ("state", g.name, json.dumps(g.params, sort_keys=True), state.serialize())
+            spec = ("game", g.name, json.dumps(g.params, sort_keys=True), None) if source is g else \
+                ("state", g.name, json.dumps(g.params, sort_keys=True), source.serialize())
             futures = {executor.submit(_chunk_task, spec, seed, s, min(chunk_size, n - s), limit): s
                        for s in starts}
             _collect(futures, parts, bar)
         elif threads == 1 or len(starts) <= 1:
-            source = g if state is None else state
             for s in starts:
                 parts[s] = run_chunk(source, seed, s, min(chunk_size, n - s), limit)
                 if bar is not None:
                     bar.update(min(chunk_size, n - s))
         else:
-            source = g if state is None else state
             with ThreadPoolExecutor(max_workers=threads) as pool:
                 futures = {pool.submit(run_chunk, source, seed, s, min(chunk_size, n - s), limit): s
                            for s in starts}
@@ -267,14 +265,7 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
             bar.close()
     seconds = time.perf_counter() - t0
 
-    arrays = {}
-    for name in _ARRAYS:
-        pieces = [parts[s][name] for s in starts]
-        if pieces:
-            arrays[name] = np.concatenate(pieces)
-        else:
-            empty = run_chunk(g if state is None else state, seed, 0, 0, limit)
-            arrays[name] = empty[name]
+    arrays = {name: np.concatenate([parts[s][name] for s in starts]) for name in _ARRAYS}
     return SimulationResult(game=g.name, params=g.params, seed=int(seed), max_plies=limit, seconds=seconds,
                             threads=threads, executor=None if executor is None else type(executor).__name__,
                             **arrays)
