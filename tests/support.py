@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
-from typing import Callable, Iterator, Optional
+from typing import Callable, Optional
 
 import pytest
 
@@ -46,26 +46,10 @@ def replay_record(record: dict, params: dict, check_extra: Optional[Callable[[lu
     turn; ``check_terminal=False`` skips the end-of-game comparison.
     """
     rec = record if check_terminal else {**record, "result": {}}
-    result = records.replay(rec, params)
+    result = records.replay(rec, params, on_turn=check_extra)
     assert result.ok, f"seed {record.get('seed')}: " + "; ".join(result.mismatches[:3])
     assert result.turns == len(record["moves"])
-    if check_extra is not None:
-        state = ludens.load(record["game"], **params).new_initial_state()
-        for move, expect in zip(record["moves"], record["states"]):
-            state.apply(move)
-            check_extra(state, expect)
     return result.state
-
-
-def random_states(game: ludens.Game, rng, max_plies: int = 10_000) -> Iterator[ludens.State]:
-    """Every state of one uniformly random game, from the initial one to the end."""
-    state = game.new_initial_state()
-    yield state
-    while not state.is_terminal() and state.ply < max_plies:
-        acts = state.legal_actions()
-        state = state.clone()
-        state.apply_action(acts[rng.below(len(acts))])
-        yield state
 
 
 def assert_same_state(a: ludens.State, b: ludens.State) -> None:

@@ -14,7 +14,7 @@ import gzip
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Iterator, Optional, Union
+from typing import Any, Callable, Iterator, Optional, Union
 
 from ludens._registry import load
 from ludens._state import State
@@ -97,8 +97,13 @@ def compare_position(state: State, expect: dict) -> list[str]:
     return problems
 
 
-def replay(record: dict, params: Optional[dict] = None, stop_at_first: bool = True) -> ReplayResult:
-    """Play a record's moves in ludens, comparing the position after every turn."""
+def replay(record: dict, params: Optional[dict] = None, stop_at_first: bool = True,
+           on_turn: Optional[Callable[[State, dict], None]] = None) -> ReplayResult:
+    """Play a record's moves in ludens, comparing the position after every turn.
+
+    ``on_turn(state, recorded_state)``, if given, is called after each turn's
+    comparison (for checks of one's own).
+    """
     name = record["game"]
     game = load(name, **(record_params(record) if params is None else params))
     state = game.new_initial_state()
@@ -115,6 +120,8 @@ def replay(record: dict, params: Optional[dict] = None, stop_at_first: bool = Tr
         result.turns = i + 1
         found = compare_position(state, expect)
         result.mismatches += [f"turn {i + 1} {move!r}: {p}" for p in found]
+        if on_turn is not None:
+            on_turn(state, expect)
         if found and stop_at_first:
             break
     if result.ok:
