@@ -179,7 +179,7 @@ cdef class State:
         self._hist = NULL
         self._turn_end = NULL
         self._turn_hash = NULL
-        self._nhist = self._hcap = self._nturns = self._tcap = 0
+        self._nhist = self._hcap = self._nturns = 0
         self.rules = NULL
 
     def __dealloc__(self):
@@ -244,7 +244,7 @@ cdef class State:
         cdef int32_t a = _action_id(action, self.game)
         if self.hdr().to_move < 0:
             raise IllegalActionError(f"{self.action_to_string(a)!r}: the game is over")
-        if not self.rules.is_legal(self.core, self.geom, <int32_t>a):
+        if not self.rules.is_legal(self.core, self.geom, a):
             raise IllegalActionError(
                 f"{self.action_to_string(a)!r} is illegal for player {self.current_player}: "
                 f"{self._why_illegal(a)}")
@@ -638,7 +638,6 @@ cdef int _allocate(State s, int32_t cap) except -1:
     s._turn_end = <int32_t*>(block + core + hist)
     s._turn_hash = <uint64_t*>(block + core + hist + ends)
     s._hcap = cap
-    s._tcap = cap + 1
     return 0
 
 
