@@ -64,6 +64,14 @@ def parse_params(game: str, items: Sequence[str]) -> list[dict[str, Any]]:
     return [dict(zip(keys, combo)) for combo in itertools.product(*axes.values())] or [{}]
 
 
+def _one_game(args) -> ludens.Game:
+    """The game of ``args.game`` with ``-p`` parameters that name one value each."""
+    combos = parse_params(args.game, args.param)
+    if len(combos) != 1:
+        raise UsageError(f"{args.command} takes one value per parameter")
+    return _load(args.game, combos[0])
+
+
 def _load(game: str, params: dict[str, Any]) -> ludens.Game:
     try:
         return ludens.load(game, **params)
@@ -157,10 +165,7 @@ Commands: moves (the legal turns), undo (take back your last turn), help, quit."
 
 
 def cmd_play(args, out: TextIO, inp: TextIO) -> int:
-    combos = parse_params(args.game, args.param)
-    if len(combos) != 1:
-        raise UsageError("play takes one value per parameter")
-    game = _load(args.game, combos[0])
+    game = _one_game(args)
     if args.seat is not None and not 0 <= args.seat < game.num_players:
         raise UsageError(f"--seat must be in 0..{game.num_players - 1}")
     rng = ludens.Rng(args.seed)
@@ -292,12 +297,9 @@ def _write(path: str, text: str, out: Optional[TextIO] = None) -> None:
 # -- render -------------------------------------------------------------------
 
 def cmd_render(args, out: TextIO) -> int:
-    combos = parse_params(args.game, args.param)
-    if len(combos) != 1:
-        raise UsageError("render takes one value per parameter")
     if not args.size > 0:
         raise UsageError("--size must be positive")
-    game = _load(args.game, combos[0])
+    game = _one_game(args)
     state = _play(game, args.moves.split(), "--moves")
     picture = pictures.svg(state, size=args.size, coordinates=not args.no_coordinates,
                            last_turn=not args.no_last_turn, legal=args.legal, labels=not args.no_labels)
