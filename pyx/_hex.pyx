@@ -16,8 +16,8 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, Geometry
 from ludens._rng cimport Rng, splitmix64
-from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
-                            playout_running)
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, pie_swap, playout_applied,
+                            playout_draw, playout_running)
 
 from ludens._board import letters
 from ludens._params import Param
@@ -103,11 +103,6 @@ cdef void _place(HexCore* s, const HexGeom* g, int32_t cell) noexcept nogil:
         s.h.hash ^= _z_turn(g, 1 - colour)
 
 
-cdef void _swap(HexCore* s, const HexGeom* g) noexcept nogil:
-    s.h.swapped = 1
-    s.h.hash ^= g.z_swapped
-
-
 cdef int32_t hex_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const HexCore* s = <const HexCore*>core
     cdef const HexGeom* g = <const HexGeom*>geom
@@ -134,7 +129,7 @@ cdef void hex_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef HexCore* s = <HexCore*>core
     cdef const HexGeom* g = <const HexGeom*>geom
     if a == g.swap_action:
-        _swap(s, g)
+        pie_swap(&s.h, g.z_swapped)
     else:
         _place(s, g, a)
 
@@ -212,7 +207,7 @@ cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
         if i < 0:
             return
         if i == n:
-            _swap(s, g)
+            pie_swap(&s.h, g.z_swapped)
         else:
             c = buf[start[lab] + i]
             memmove(&buf[start[lab] + i], &buf[start[lab] + i + 1], (n - i - 1) * sizeof(int32_t))

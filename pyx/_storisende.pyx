@@ -34,7 +34,7 @@ import numpy as np
 
 from ludens._board cimport OUTSIDE, Board, Geometry, geo_ray
 from ludens._rng cimport Rng, rng_below, rng_seed, splitmix64
-from ludens._state cimport Game, Header, Rules, State
+from ludens._state cimport Game, Header, Rules, State, pie_swap
 
 from ludens._params import Param
 from ludens.errors import IllegalActionError, ParameterError
@@ -314,8 +314,7 @@ cdef void sto_apply(void* core, const void* geom, int32_t a) noexcept nogil:
         s.irrev = 1
         _end_setup_a(s, g)
     else:                                     # swap: the board stays, the seats change
-        s.h.swapped = 1
-        s.h.hash ^= g.z_swapped
+        pie_swap(&s.h, g.z_swapped)
         s.irrev = 1
 
 

@@ -32,8 +32,8 @@ import re
 
 from ludens._board cimport Board
 from ludens._rng cimport Rng, splitmix64
-from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
-                            playout_running)
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, pie_swap, playout_applied,
+                            playout_draw, playout_running)
 
 from ludens._checks import index_in
 from ludens._params import Param
@@ -145,12 +145,6 @@ cdef void _play(TttCore* s, const TttGeom* g, int32_t k) noexcept nogil:
         s.h.hash ^= _z_turn(g, 1 - colour)
 
 
-cdef void _swap(TttCore* s, const TttGeom* g) noexcept nogil:
-    # Seats change, colours do not: White (now the first seat) still moves.
-    s.h.swapped = 1
-    s.h.hash ^= g.z_swapped
-
-
 cdef int32_t ttt_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const TttCore* s = <const TttCore*>core
     cdef const TttGeom* g = <const TttGeom*>geom
@@ -175,7 +169,8 @@ cdef bint ttt_is_legal(const void* core, const void* geom, int32_t a) noexcept n
 
 cdef void ttt_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     if a == SWAP:
-        _swap(<TttCore*>core, <const TttGeom*>geom)
+        # Seats change, colours do not: White (now the first seat) still moves.
+        pie_swap(&(<TttCore*>core).h, (<const TttGeom*>geom).z_swapped)
     else:
         _play(<TttCore*>core, <const TttGeom*>geom, a)
 
@@ -251,7 +246,7 @@ cdef void ttt_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
         if i < 0:
             return
         if i == n:
-            _swap(s, g)
+            pie_swap(&s.h, g.z_swapped)
         else:
             k = buf[i]
             memmove(&buf[i], &buf[i + 1], (n - i - 1) * sizeof(int32_t))

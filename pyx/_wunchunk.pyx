@@ -34,8 +34,8 @@ import re
 from ludens._board cimport Board, Geometry
 from ludens._chains cimport Chains, SizeHist, chains_add, chains_clear
 from ludens._rng cimport Rng, splitmix64
-from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
-                            playout_running)
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, pie_swap, playout_applied,
+                            playout_draw, playout_running)
 
 from ludens._params import Param
 from ludens.errors import NotationError, ParameterError
@@ -380,8 +380,7 @@ cdef void wun_apply(void* core, const void* geom, int32_t a) noexcept nogil:
         _end_turn(s, g, s.placed == 0, (s.h.to_move + 1) % g.nplayers)
     elif a == g.swap_action:
         # The swapper takes colour 0; the other seat plays colour 1 and moves next.
-        s.h.swapped = 1
-        s.h.hash ^= g.z_swapped
+        pie_swap(&s.h, g.z_swapped)
         _end_turn(s, g, False, s.h.to_move)
     else:
         _place(s, g, a // g.ncells, a % g.ncells)

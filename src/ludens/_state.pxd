@@ -48,6 +48,13 @@ ctypedef struct PlayoutStats:
     int32_t truncated     # stopped by max_plies before the end
     int32_t stuck         # no legal action in a live position (a rules bug)
 
+cdef inline void pie_swap(Header* h, uint64_t z_swapped) noexcept nogil:
+    """The pie rule's swap: the seats exchange colours, the board and the colour
+    to move stay (so the other seat now moves), and the hash records it."""
+    h.swapped = 1
+    h.hash ^= z_swapped
+
+
 # The bookkeeping every random playout shares, so that a game's own playout
 # counts exactly as the generic one does:
 #
