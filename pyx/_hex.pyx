@@ -14,10 +14,10 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
-from ludens._board cimport Board, Geometry
-from ludens._rng cimport Rng, splitmix64
+from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
+from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, pie_swap, playout_applied,
-                            playout_draw, playout_running)
+                            playout_draw, playout_running, two_player_returns)
 
 from ludens._board import letters
 from ludens._params import Param
@@ -136,9 +136,7 @@ cdef void hex_apply(void* core, const void* geom, int32_t a) noexcept nogil:
 
 cdef void hex_returns(const void* core, const void* geom, double* out) noexcept nogil:
     cdef const HexCore* s = <const HexCore*>core
-    if s.winner >= 0:
-        out[s.winner] = 1.0
-        out[1 - s.winner] = -1.0
+    two_player_returns(out, s.winner)
 
 
 cdef void hex_scores(const void* core, const void* geom, double* out) noexcept nogil:
@@ -167,9 +165,9 @@ cdef void hex_observe(const void* core, const void* geom, int32_t colour, float*
     # Hox adds its H, O, X label planes and the cells the next stone may take.
     cdef const HexCore* s = <const HexCore*>core
     cdef const HexGeom* g = <const HexGeom*>geom
-    cdef int32_t area = g.geo.width * g.geo.height, c, at
+    cdef int32_t area = geo_plane_area(&g.geo), c, at
     for c in range(g.ncells):
-        at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
+        at = geo_plane_at(&g.geo, c)
         if s.cell[c] == EMPTY:
             out[2 * area + at] = 1.0
         else:
@@ -274,8 +272,7 @@ cdef class HexGame(Game):
                     self.g.edge[colour][c] = (1 if q == 0 else 0) | (2 if q == n - 1 else 0)
         cdef uint64_t x = 0x4C5544454E53 ^ (<uint64_t>n << 32) ^ (<uint64_t>hox << 40)
         for colour in range(2):
-            for c in range(n * n):
-                self.g.zobrist[colour][c] = splitmix64(&x)
+            zobrist_fill(self.g.zobrist[colour], n * n, &x)
         self.g.z_white_to_move = splitmix64(&x)
         self.g.z_swapped = splitmix64(&x)
 

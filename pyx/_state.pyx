@@ -341,6 +341,20 @@ cdef class State:
         """Per player: the game's score of the position as it stands."""
         return self._by_seat(self.rules.scores)
 
+    def winners(self):
+        """The players with the best return, ascending, once the game is over
+        (one player: a win; more: they share it, a draw); [] while it goes on."""
+        if self.hdr().to_move >= 0:
+            return []
+        r = self.returns()
+        top = r.max()
+        return [p for p in range(len(r)) if r[p] == top]
+
+    def _result(self):
+        """'player k wins' or 'draw', for messages about a finished game."""
+        best = self.winners()
+        return f"player {best[0]} wins" if len(best) == 1 else "draw"
+
     cdef _by_seat(self, values_fn fn):
         cdef double buf[8]
         cdef int p, k = self.game.num_players
@@ -575,10 +589,7 @@ cdef class State:
 
     def _headline(self):
         if self.is_terminal():
-            r = self.returns()
-            best = [p for p in range(len(r)) if r[p] == max(r)]
-            result = "draw" if len(best) != 1 else f"player {best[0]} wins"
-            return f"{self.game.name}: game over, {result}"
+            return f"{self.game.name}: game over, {self._result()}"
         part = f", turn in progress ({self.turn_plies} actions)" if self.turn_plies else ""
         return f"{self.game.name}: player {self.current_player} to move{part}"
 

@@ -38,11 +38,11 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._bits cimport (bit_clear, bit_get, bit_set, bits_any, bits_counts, bits_list, bits_select,
                           ctz64)
-from ludens._board cimport Board, Geometry
+from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
-from ludens._rng cimport Rng, splitmix64
+from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
-                            playout_running)
+                            playout_running, higher_of_two, two_player_returns)
 
 from fractions import Fraction
 
@@ -278,12 +278,7 @@ cdef void symple_scores(const void* core, const void* geom, double* out) noexcep
 cdef void symple_returns(const void* core, const void* geom, double* out) noexcept nogil:
     cdef double sc[2]
     symple_scores(core, geom, sc)
-    if sc[0] > sc[1]:
-        out[0] = 1.0
-        out[1] = -1.0
-    elif sc[1] > sc[0]:
-        out[0] = -1.0
-        out[1] = 1.0
+    two_player_returns(out, higher_of_two(sc))
 
 
 cdef uint64_t symple_hash_full(const void* core, const void* geom) noexcept nogil:
@@ -311,10 +306,10 @@ cdef void symple_observe(const void* core, const void* geom, int32_t colour, flo
     # privilege is alive (nobody had grown before this turn).
     cdef const SympleCore* s = <const SympleCore*>core
     cdef const SympleGeom* g = <const SympleGeom*>geom
-    cdef int32_t area = g.geo.width * g.geo.height, c, at
+    cdef int32_t area = geo_plane_area(&g.geo), c, at
     cdef bint alive = (not s.grown) or s.priv
     for c in range(g.ncells):
-        at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
+        at = geo_plane_at(&g.geo, c)
         if s.ch.colour[c] == EMPTY:
             out[2 * area + at] = 1.0
         else:
@@ -437,10 +432,8 @@ cdef class SympleGame(Game):
                 self.g.nb4[c][k] = nbs[k] if k < len(nbs) else NOWHERE
         cdef uint64_t x = 0x53594D504C45 ^ (<uint64_t>n << 40)
         for colour in range(2):
-            for c in range(n * n):
-                self.g.zobrist[colour][c] = splitmix64(&x)
-        for c in range(n * n):
-            self.g.z_fresh[c] = splitmix64(&x)
+            zobrist_fill(self.g.zobrist[colour], n * n, &x)
+        zobrist_fill(self.g.z_fresh, n * n, &x)
         self.g.z_black_to_move = splitmix64(&x)
         self.g.z_grown = splitmix64(&x)
         self.g.z_priv = splitmix64(&x)

@@ -55,6 +55,25 @@ cdef inline void pie_swap(Header* h, uint64_t z_swapped) noexcept nogil:
     h.hash ^= z_swapped
 
 
+cdef inline void two_player_returns(double* out, int32_t winner) noexcept nogil:
+    """``Rules.returns`` of a two-player game: +1 for colour ``winner``, -1 for
+    the other; a draw (zeros) when ``winner`` is negative."""
+    out[0] = 0.0
+    out[1] = 0.0
+    if winner >= 0:
+        out[winner] = 1.0
+        out[1 - winner] = -1.0
+
+
+cdef inline int32_t higher_of_two(const double* scores) noexcept nogil:
+    """The colour with the strictly higher of two scores, -1 when they are equal."""
+    if scores[0] > scores[1]:
+        return 0
+    if scores[1] > scores[0]:
+        return 1
+    return -1
+
+
 # The bookkeeping every random playout shares, so that a game's own playout
 # counts exactly as the generic one does:
 #

@@ -220,10 +220,7 @@ def cmd_play(args, out: TextIO, inp: TextIO) -> int:
             except LudensError as e:
                 print(f"illegal: {e}", file=out)
     print(state, file=out)
-    r = state.returns()
-    best = [p for p in range(len(r)) if r[p] == r.max()]
-    print("game over: " + ("draw" if len(best) != 1 else f"player {best[0]} wins") +
-          f"; scores {state.scores().tolist()}", file=out)
+    print(f"game over: {state._result()}; scores {state.scores().tolist()}", file=out)
     return 0
 
 

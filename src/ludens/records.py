@@ -140,8 +140,7 @@ def _compare_result(state: State, result: dict, name: str) -> list[str]:
     if state.is_terminal() != bool(result["gameover"]):
         problems.append(f"game over: ludens {state.is_terminal()}, record {bool(result['gameover'])}")
     elif result["gameover"]:
-        r = state.returns()
-        best = sorted(p for p in range(len(r)) if r[p] == r.max())
+        best = state.winners()
         expect = sorted(w - 1 for w in result.get("winner") or [])
         if best != expect:
             problems.append(f"winners (0-based) ludens {best}, record {expect}")
