@@ -42,7 +42,6 @@ _LEGAL = "#1971c2"          # where a legal action would go
 _SQRT3 = math.sqrt(3.0)
 _HEX_R = 20.0               # hex circumradius, in drawing units
 _SQUARE = 40.0              # square cell / grid spacing, in drawing units
-_HEX_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
 @dataclass(frozen=True)
@@ -338,7 +337,7 @@ def _draw_hex_edges(cv: _Canvas, lay: _Layout, style: _Style, transposed: bool) 
     occupied = set(lay.coords.values())
     paths: dict[int, list[str]] = {1: [], 2: []}
     for name, (q, r) in lay.coords.items():
-        for dq, dr in _HEX_STEPS:
+        for dq, dr in lay.board.directions:
             if (q + dq, r + dr) in occupied:
                 continue
             rows_edge = not rmin <= r + dr <= rmax
@@ -406,7 +405,7 @@ def _draw_control(cv: _Canvas, lay: _Layout, state, style: _Style) -> None:
         for name in members:
             cv.add(f'<polygon class="control" data-cell="{name}" points="{_pts(lay.corners(name))}"/>')
             q, r = lay.coords[name]
-            for dq, dr in _HEX_STEPS:
+            for dq, dr in lay.board.directions:
                 if (q + dq, r + dr) not in inside:
                     a, b = lay.side(name, dq, dr)
                     border.append(f"M{_n(a[0])} {_n(a[1])}L{_n(b[0])} {_n(b[1])}")
@@ -543,12 +542,6 @@ def html(state, **options: Any) -> str:
             f"</figure>")
 
 
-def _result(state) -> str:
-    r = state.returns()
-    best = [p for p in range(len(r)) if r[p] == max(r)]
-    return "game over: draw" if len(best) != 1 else f"game over: player {best[0]} wins"
-
-
 def viewer(state, title: Optional[str] = None, size: float = 560) -> str:
     """A self-contained HTML page (no network, no external scripts) stepping
     through the game that led to ``state``: one picture per position, from the
@@ -569,7 +562,7 @@ def viewer(state, title: Optional[str] = None, size: float = 560) -> str:
         done = end
         caption = f"turn {k + 1}: player {player} plays {moves[k]}"
         if walker.is_terminal():
-            caption += f"; {_result(walker)}"
+            caption += f"; game over: {walker._result()}"
         frames.append((svg(walker, size=size), caption))
     name = title or f"{state.game.name}: {len(ends)} turns"
     figures = "\n".join(f'<figure class="position" data-caption="{_esc(c)}"{"" if i == 0 else " hidden"}>\n'
