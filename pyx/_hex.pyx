@@ -242,10 +242,20 @@ cdef class HexGame(Game):
     TITLE = "Hex"
     PARAMS = (_SIZE, _SWAP)
     SCORES_DECIDE = True
+    COLOURS = ("Black", "White")
+    DRAWING = {"edges": (1, 2)}      # Black (digit 1) joins the rows' edges, White the columns'
     cdef HexGeom g
 
     def _labelled(self):
         return False
+
+    @classmethod
+    def _record_params(cls, dict record):
+        sizes = [int(v[5:]) for v in record.get("variants") or [] if v.startswith("size-")]
+        return {"size": sizes[0] if sizes else 11}
+
+    def _cell_label(self, str name):
+        return self.label(name)
 
     def _build(self, dict params):
         cdef int32_t n = params["size"], c, q, r, colour
@@ -347,6 +357,7 @@ cdef class HoxGame(HexGame):
 
     NAME = "hox"
     TITLE = "Hox"
+    DRAWING = {"edges": (2, 1), "labels": "empty"}
 
     def _labelled(self):
         return True

@@ -422,6 +422,7 @@ cdef class OustGame(Game):
     TITLE = "Oust"
     PARAMS = (_BOARD, _SIZE)
     SCORES_DECIDE = True
+    COLOURS = ("Black", "White")
     cdef OustGeom g
     cdef readonly int size
 

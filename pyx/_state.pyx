@@ -45,6 +45,22 @@ cdef class Game:
     # True when, at the end, a strictly higher score always means a better
     # result (the conformance suite checks it); False where other rules decide.
     SCORES_DECIDE = False
+    # What a game declares about itself, so that other modules ask instead of
+    # switching on game names:
+    # * COLOURS: the names user-facing text gives colour 0, 1, ... (RULES.md's);
+    # * DRAWING: how ludens.pictures draws it (see pictures.style_of): "pieces",
+    #   palette names per colour; "cell", "line", "last": board colours;
+    #   "points": stones on grid points; "piece": piece radius; "labels": the
+    #   cells whose _cell_label is printed ("empty" or "all"); "edges": the
+    #   colour digits of the (rows, columns) edges of a rhombus; "layers":
+    #   extras among "houses" (to_json's houses) and "regions" (State.regions());
+    # * RECORD_FINAL_SCORES: a reference record's final "scores" are scores();
+    #   RECORD_OWN_ENDINGS: records end by the recorder's own rules, so whether
+    #   the game is over is not compared; _record_params: load()'s parameters.
+    COLOURS = ("colour 1", "colour 2", "colour 3", "colour 4")
+    DRAWING = {}
+    RECORD_FINAL_SCORES = False
+    RECORD_OWN_ENDINGS = False
 
     def __cinit__(self):
         self._pass_action = -1
@@ -118,6 +134,15 @@ cdef class Game:
 
     def _core_from_position(self, position):
         raise NotImplementedError(f"{self.name} cannot start from an arbitrary position")
+
+    @classmethod
+    def _record_params(cls, dict record):
+        """The ``load`` parameters a reference record of this game was played with."""
+        return {}
+
+    def _cell_label(self, str name):
+        """The text printed on cell ``name`` in pictures (see DRAWING["labels"]), or None."""
+        return None
 
     def deserialize_state(self, str text):
         """The state ``State.serialize()`` wrote (for this game)."""

@@ -486,6 +486,15 @@ cdef class StorisendeGame(Game):
     TITLE = "Storisende"
     PARAMS = (_BOARD, _SIZE, _MODULES, _SEED, _CELLS, _THREEFOLD)
     SCORES_DECIDE = True
+    # Amber marks the last turn, apart from the red regions.
+    DRAWING = {"pieces": ("red", "purple"), "last": "#fcc419", "layers": ("regions",)}
+    # Abstract Play's records end by its own extra rules, never by repetition.
+    RECORD_FINAL_SCORES = True
+    RECORD_OWN_ENDINGS = True
+
+    @classmethod
+    def _record_params(cls, dict record):
+        return {"threefold": False}
     cdef StoGeom g
     cdef object _tables            # numpy arrays behind the pointers in g
     cdef dict _move_of             # (from, to) -> move entry

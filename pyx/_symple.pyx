@@ -405,6 +405,14 @@ cdef class SympleGame(Game):
     TITLE = "Symple"
     PARAMS = (_SIZE, _PENALTY)
     SCORES_DECIDE = True
+    COLOURS = ("White", "Black")
+    DRAWING = {"pieces": ("white", "black"), "cell": "#e6c27a", "line": "#5b4628", "points": True}
+    RECORD_FINAL_SCORES = True
+
+    @classmethod
+    def _record_params(cls, dict record):
+        penalties = [int(v[2:]) for v in record.get("variants") or [] if v.startswith("p-")]
+        return {"size": int(record.get("size", 19)), "penalty": penalties[0] if penalties else 8}
     cdef SympleGeom g
 
     def _build(self, dict params):

@@ -307,6 +307,8 @@ cdef class TipTopToeGame(Game):
     TITLE = "Tip-Top-Toe"
     PARAMS = (_LABELS, _SWAP_PARAM)
     SCORES_DECIDE = False
+    COLOURS = ("Black", "White")
+    DRAWING = {"cell": "#fbf6e9", "line": "#b9ab8c", "piece": 0.66, "labels": "all", "layers": ("houses",)}
     cdef TttGeom g
     cdef readonly tuple labels
 
@@ -351,6 +353,9 @@ cdef class TipTopToeGame(Game):
     def number(self, cell):
         """The number of a square (cell name or index)."""
         return self.g.number[self._cell(cell)] + 1
+
+    def _cell_label(self, str name):
+        return str(self.number(name))
 
     def squares(self, number):
         """The names of the squares labelled ``number``, in cell order."""

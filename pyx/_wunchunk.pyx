@@ -544,6 +544,10 @@ cdef class WunchunkGame(Game):
     NAME = "wunchunk"
     TITLE = "Wunchunk"
     PARAMS = (_SIZE, _PLAYERS, _OPENING)
+
+    @classmethod
+    def _record_params(cls, dict record):
+        return {"opening": "balance", "players": int(record.get("numplayers", 2))}
     cdef WunGeom g
 
     def _build(self, dict params):

@@ -11,6 +11,10 @@ class Game:
     TITLE: str
     PARAMS: tuple[Param, ...]
     SCORES_DECIDE: bool
+    COLOURS: tuple[str, ...]
+    DRAWING: dict[str, Any]
+    RECORD_FINAL_SCORES: bool
+    RECORD_OWN_ENDINGS: bool
     name: str
     num_players: int
     num_actions: int
