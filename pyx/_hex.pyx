@@ -422,7 +422,7 @@ cdef class HexState(State):
         line = State._headline(self)
         if self._g().nlabels == 3 and not self.is_terminal():
             line += f", next stone on {LABELS[self._s().stones % 3]}"
-        return line + "  (B = colour 1, W = colour 2)"
+        return line + f"  ({self._legend('BW')})"
 
     def winner_colour(self):
         """The colour that connected (0 or 1), or None while the game goes on."""

@@ -541,7 +541,7 @@ cdef class OustState(State):
         return ["BW"[s.ch.colour[c]] if s.ch.colour[c] != EMPTY else "." for c in range(self._g().ncells)]
 
     def _headline(self):
-        return State._headline(self) + "  (B = player 0, W = player 1)"
+        return State._headline(self) + f"  ({self._legend('BW')})"
 
     def winner_colour(self):
         """The colour (0 or 1) that captured the other's last stone, or None."""

@@ -621,6 +621,13 @@ cdef class State:
     def _glyphs(self):
         raise NotImplementedError
 
+    def _legend(self, glyphs):
+        """The board legend in its one form, 'B = Black (player 0), W = White (player 1)':
+        ``glyphs[k]`` is colour k's glyph, then its name and the seat playing it now."""
+        names = self.game.COLOURS
+        swapped = self.hdr().swapped
+        return ", ".join(f"{glyph} = {names[k]} (player {k ^ swapped})" for k, glyph in enumerate(glyphs))
+
     def __repr__(self):
         return f"<{type(self).__name__} of {self.game!r}, ply {self._nhist}, player {self.current_player}>"
 

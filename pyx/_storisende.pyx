@@ -2,7 +2,8 @@
 """Storisende (RULES.md § Storisende).
 
 Every hex is a tile, territory or wall and may hold one stack of one colour.
-A turn is one action:
+Colours are 0-based here, as in all code; RULES.md, positions (digits) and
+messages call colour k "colour k + 1".  A turn is one action:
 
 * setup: a placement (the cell's index) adds one piece of the colour to move;
   colour 0 closes its setup with ``end`` after 2..4 pieces (it closes by
@@ -819,7 +820,7 @@ cdef class StorisendeState(State):
         return out
 
     def _headline(self):
-        return State._headline(self) + "  (. tile, - territory, # wall; X = colour 1, O = colour 2, digits = height)"
+        return State._headline(self) + f"  (. tile, - territory, # wall; {self._legend('XO')}; digits = height)"
 
     def regions(self):
         """The regions of the count as if the game ended now: connected non-wall hexes

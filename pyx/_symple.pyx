@@ -737,7 +737,7 @@ cdef class SympleState(State):
             line += f"; scores {int(sc[0])}:{int(sc[1])}"
             if self._s().phase == PLANT:
                 line += "; Black may plant (or end)"
-        return line + "  (W = player 0, B = player 1; lower case: placed this turn)"
+        return line + f"  ({self._legend('WB')}; lower case: placed this turn)"
 
 
 # -- grows as maximal matchings ---------------------------------------------------

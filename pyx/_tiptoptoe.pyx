@@ -491,7 +491,7 @@ cdef class TipTopToeState(State):
                 return "this game is played without the swap rule"
             return "swap is only allowed as White's answer to Black's first turn"
         squares = self.game.squares(action + 1)
-        owner = "Black" if s.cell[self._g().sq[action][0]] == 0 else "White"
+        owner = self.game.COLOURS[s.cell[self._g().sq[action][0]]]
         return f"number {action + 1} is taken ({', '.join(squares)} hold {owner} pieces)"
 
     def _board_json(self):
@@ -513,5 +513,5 @@ cdef class TipTopToeState(State):
 
     def _headline(self):
         cdef TttCore* s = self._s()
-        return (State._headline(self) + f"  (B = colour 1, W = colour 2; houses B {_popcount9(s.occupied[0])}, "
+        return (State._headline(self) + f"  ({self._legend('BW')}; houses B {_popcount9(s.occupied[0])}, "
                 f"W {_popcount9(s.occupied[1])}; pieces B {s.pieces[0]}, W {s.pieces[1]})")

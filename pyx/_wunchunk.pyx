@@ -14,12 +14,15 @@ its single stones.
 
 Openings: ``pie`` lets player 1 swap after player 0's first turn (2 players
 only); ``balance`` instead constrains player 0's second turn: a turn that
-places stones must end with colour 1 (index 0) having at most one chunk.
-During that turn a placement is legal only if such an ending stays reachable
-within the stones left, which is a node-weighted Steiner tree question (join
-every chunk of colour 0 through colour-0 stones and few empty cells); it is
-answered exactly by ``ludens._steiner`` (Dreyfus-Wagner over the chunks, of
-which a real game has at most four at that point).
+places stones must end with colour 0 having at most one chunk.  During that
+turn a placement is legal only if such an ending stays reachable within the
+stones left, which is a node-weighted Steiner tree question (join every chunk
+of colour 0 through colour-0 stones and few empty cells); it is answered
+exactly by ``ludens._steiner`` (Dreyfus-Wagner over the chunks, of which a
+real game has at most four at that point).
+
+Colours are 0-based here, as in all code; RULES.md, positions and move
+strings (digits) and messages call colour k "colour k + 1".
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
@@ -710,7 +713,7 @@ cdef class WunchunkState(State):
             line += f", {s.limit - s.placed} of {s.limit} stones left"
             if _balance_now(s, self._g()):
                 line += " (balance turn)"
-        return line + "  (digits are colours; player p plays colour p + 1)"
+        return line + f"  ({self._legend('1234'[:self._g().nplayers])})"
 
     def _parse_action(self, str key):
         m = _PLACEMENT.fullmatch(key)
@@ -796,7 +799,7 @@ cdef class WunchunkState(State):
 
         With r stones left, E empty cells and P colours, the turns placing k
         stones number C(E, k) P^k.  On the balance turn the colour-0 stones
-        decide: the sets of colour-0 cells (at most r) after which colour 1
+        decide: the sets of colour-0 cells (at most r) after which colour 0
         has at most one chunk are enumerated (pruned: a stone removes at most
         two chunks), and each combines with any choice of other-colour stones
         on the remaining empty cells.
