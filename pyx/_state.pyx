@@ -52,7 +52,8 @@ cdef class Game:
     #   palette names per colour; "cell", "line", "last": board colours;
     #   "points": stones on grid points; "piece": piece radius; "labels": the
     #   cells whose _cell_label is printed ("empty" or "all"); "edges": the
-    #   colour digits of the (rows, columns) edges of a rhombus; "layers":
+    #   colour digits of the (rows, columns) edges of a rhombus; "kinds": the
+    #   cell kinds of contents written "<letter><digits>"; "layers":
     #   extras among "houses" (to_json's houses) and "regions" (State.regions());
     # * RECORD_FINAL_SCORES: a reference record's final "scores" are scores();
     #   RECORD_OWN_ENDINGS: records end by the recorder's own rules, so whether

@@ -488,7 +488,9 @@ cdef class StorisendeGame(Game):
     PARAMS = (_BOARD, _SIZE, _MODULES, _SEED, _CELLS, _THREEFOLD)
     SCORES_DECIDE = True
     # Amber marks the last turn, apart from the red regions.
-    DRAWING = {"pieces": ("red", "purple"), "last": "#fcc419", "layers": ("regions",)}
+    DRAWING = {"pieces": ("red", "purple"), "last": "#fcc419", "layers": ("regions",),
+               "kinds": {"v": ("tile", "#e3d2a4", "#9a8558"), "t": ("territory", "#bcd99c", "#7d9b5e"),
+                         "w": ("wall", "#5e5650", "#3a3430")}}
     # Abstract Play's records end by its own extra rules, never by repetition.
     RECORD_FINAL_SCORES = True
     RECORD_OWN_ENDINGS = True

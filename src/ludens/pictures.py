@@ -52,6 +52,7 @@ class _Style:
     points: bool = False     # stones on the intersections of a grid
     piece: float = 0.8       # radius of a piece, as a fraction of a cell's inner radius
     last: str = _LAST        # outline of the last turn's cells
+    kinds: Optional[dict] = None   # cell contents "<letter><digits>": letter -> (kind, fill, outline)
 
 
 _PALETTE = {"black": _BLACK, "white": _WHITE, "red": _RED, "blue": _BLUE, "purple": _PURPLE}
@@ -62,13 +63,8 @@ def style_of(game) -> _Style:
     """The drawing style a game declares in ``DRAWING`` (``Game.DRAWING`` lists the keys)."""
     drawing = getattr(game, "DRAWING", None) or {}
     pieces = drawing.get("pieces", _DEFAULT_PIECES)
-    looks = {key: drawing[key] for key in ("cell", "line", "points", "piece", "last") if key in drawing}
+    looks = {key: drawing[key] for key in ("cell", "line", "points", "piece", "last", "kinds") if key in drawing}
     return _Style({k + 1: _PALETTE[p] for k, p in enumerate(pieces)}, **looks)
-
-# Storisende hexes: tile, territory, wall.
-_KINDS = {"v": ("tile", "#e3d2a4", "#9a8558"),
-          "t": ("territory", "#bcd99c", "#7d9b5e"),
-          "w": ("wall", "#5e5650", "#3a3430")}
 
 _NAME = re.compile(r"([a-z]+)([0-9]+)")
 
@@ -268,7 +264,9 @@ def _document(cv: _Canvas, size: float, name: str, state) -> str:
 
 
 def _draw_cells(cv: _Canvas, lay: _Layout, style: _Style, cells: dict) -> None:
-    """One polygon per cell; Storisende's hexes coloured by kind (tiles with a raised rim)."""
+    """One polygon per cell; cells of a declared kind (Storisende's tile, territory,
+    wall) in its colours, tiles with a raised rim."""
+    kinds = style.kinds or {}
     cv.group(f'fill="{style.cell}" stroke="{style.line}" stroke-width="1.2" stroke-linejoin="round"')
     tiles = []
     for name in lay.board.names:
@@ -277,8 +275,8 @@ def _draw_cells(cv: _Canvas, lay: _Layout, style: _Style, cells: dict) -> None:
             cv.cover(x, y)
         value = cells.get(name)
         extra = ""
-        if isinstance(value, str) and value[:1] in _KINDS:      # Storisende: kind letter + stack
-            kind, fill, line = _KINDS[value[0]]
+        if isinstance(value, str) and value[:1] in kinds:       # kind letter + stack
+            kind, fill, line = kinds[value[0]]
             extra = f' data-kind="{kind}" fill="{fill}" stroke="{line}"'
             if kind == "tile":
                 tiles.append(name)
