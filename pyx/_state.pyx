@@ -1,10 +1,13 @@
 # cython: language_level=3
 """The generic Game and State: everything that is not a game's rules.
 
-See src/ludens/_state.pxd for the contract a game implements.  Undo replays
-the history from the state's root core: it is exact by construction (there is
-no per-game inverse to get wrong) and costs O(plies); ``clone`` is the cheap
-way to branch, as in any search.
+See src/ludens/_state.pxd for the contract a game implements.  Undo restores
+the latest checkpoint (a copy of the core taken every ``CHECKPOINT_EVERY``
+plies) and replays the few actions since: it is exact by construction (there
+is no per-game inverse to get wrong) and costs at most ``CHECKPOINT_EVERY - 1``
+applies.  Checkpoints cost ``core_size / CHECKPOINT_EVERY`` bytes per ply of
+history (plus 33 bytes of object header each); they are immutable ``bytes``
+that a clone shares with its original, so ``clone`` copies only references.
 """
 
 cimport numpy as cnp
@@ -26,6 +29,12 @@ from ludens.errors import IllegalActionError, NotationError, ParameterError
 cnp.import_array()
 
 cdef int32_t _INITIAL_CAPACITY = 64
+# Plies between undo checkpoints: undo replays at most CHECKPOINT_EVERY - 1
+# actions (each a few hundred ns) and history costs core_size / CHECKPOINT_EVERY
+# bytes per ply.
+cdef enum:
+    _EVERY = 8
+CHECKPOINT_EVERY = _EVERY
 _CELL_LIKE = re.compile(r"[a-z]+[0-9]+")
 
 
@@ -181,6 +190,7 @@ cdef class State:
         self._turn_hash = NULL
         self._nhist = self._hcap = self._nturns = 0
         self.rules = NULL
+        self._checkpoints = []
 
     def __dealloc__(self):
         free(self.core)         # the one block holding the core and the history arrays
@@ -199,6 +209,7 @@ cdef class State:
         self._nhist = 0
         self._nturns = 0
         self._turn_hash[0] = self.hdr().hash
+        self._checkpoints = []
 
     # -- the engine ---------------------------------------------------------
 
@@ -226,16 +237,31 @@ cdef class State:
             _copy_contents(self, old, hist, turn_end, turn_hash)
             free(old)
         self._advance(action)
+        # Only after a complete ply; the list may be short if an error cut a
+        # whole-turn apply() between the two (then it is simply not extended).
+        if self._nhist % _EVERY == 0 and len(self._checkpoints) == self._nhist // _EVERY - 1:
+            self._checkpoints.append(PyBytes_FromStringAndSize(<char*>self.core, self.rules.core_size))
         return 0
 
     cdef int _rebuild(self, int32_t nplies) except -1:
-        """Reset to the root and replay the first ``nplies`` actions of the history."""
-        memcpy(self.core, PyBytes_AS_STRING(self._root), self.rules.core_size)
-        self._nturns = 0
-        self._turn_hash[0] = self.hdr().hash
-        cdef int32_t i, n = nplies
-        self._nhist = 0
-        for i in range(n):
+        """Go back to ply ``nplies`` (<= the current one) of the history: restore the
+        latest checkpoint at or before it (or the root) and replay from there."""
+        cdef list cps = self._checkpoints
+        cdef int32_t j = min(nplies // _EVERY, len(cps))
+        cdef int32_t start = j * _EVERY, i, lo, hi, mid
+        del cps[j:]
+        memcpy(self.core, PyBytes_AS_STRING(cps[j - 1] if j else self._root), self.rules.core_size)
+        # The turns that ended by ply ``start``; the turn arrays up to there stay valid.
+        lo, hi = 0, self._nturns
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._turn_end[mid] <= start:
+                lo = mid + 1
+            else:
+                hi = mid
+        self._nturns = lo
+        self._nhist = start
+        for i in range(start, nplies):
             self._advance(self._hist[i])
         return 0
 
@@ -300,7 +326,11 @@ cdef class State:
         self._push(self._check_action(action))
 
     def undo_action(self):
-        """Take back the last action (any, across turns); return it."""
+        """Take back the last action (any, across turns); return it.
+
+        Costs a copy of the core and at most ``CHECKPOINT_EVERY - 1`` (8 - 1)
+        replayed actions, whatever the ply.
+        """
         if self._nhist == 0:
             raise IllegalActionError("there is no action to undo")
         cdef int32_t last = self._hist[self._nhist - 1]
@@ -318,6 +348,7 @@ cdef class State:
         s._root_position = self._root_position
         s._nhist = self._nhist
         s._nturns = self._nturns
+        s._checkpoints = list(self._checkpoints)
         _allocate(s, self._hcap)
         _copy_contents(s, self.core, self._hist, self._turn_end, self._turn_hash)
         return s
@@ -479,6 +510,7 @@ cdef class State:
             memcpy(self.core, PyBytes_AS_STRING(saved), self.rules.core_size)
             self._nhist = nhist
             self._nturns = nturns
+            del self._checkpoints[nhist // _EVERY:]
             raise
 
     def _why_incomplete(self):
