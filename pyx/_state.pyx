@@ -12,10 +12,11 @@ that a clone shares with its original, so ``clone`` copies only references.
 
 cimport numpy as cnp
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.number cimport PyNumber_Index
 from cpython.ref cimport Py_DECREF
 from libc.stdint cimport int32_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
 import json
@@ -522,38 +523,50 @@ cdef class State:
         return "not a legal action in this position"
 
     def legal_turns(self):
-        """Yield each distinct legal turn as a move string (lazily).
+        """Yield each distinct legal turn as a move string, lazily.
 
         Mid-turn, yields the ways to finish the current turn.  Two sequences
         of actions are the same turn when they reach the same state, so a
-        turn is yielded once whatever the order of its parts.
+        turn is yielded once whatever the order of its parts.  A depth-first
+        search: the first turn comes after one line of actions; memory is the
+        search path plus 16 bytes per distinct state seen (their hashes).
+        Ctrl-C interrupts it.
         """
         if self.hdr().to_move < 0:
             return
         cdef int32_t nturns = self._nturns
-        seen = set()
+        cdef _HashSet seen = _HashSet()
+        cdef State node, child
+        cdef uint64_t key
         stack = [(self.clone(), [])]
         while stack:
             node, parts = stack.pop()
             children = []
             for a in node.legal_actions():
+                PyErr_CheckSignals()
                 child = node.clone()
                 text = node.action_to_string(a)
-                (<State>child)._push(a)
-                done = (<State>child)._nturns > nturns
-                key = (done, child.hash)
-                if key in seen:
+                child._push(a)
+                done = child._nturns > nturns
+                # A finished turn and an unfinished one never share a key.
+                key = child.hdr().hash ^ (_DONE_KEY if done else 0)
+                if not seen.add(key):
                     continue
-                seen.add(key)
                 if done:
                     yield self.game._format_turn(parts + [text])
                 else:
                     children.append((child, parts + [text]))
             stack.extend(reversed(children))
 
-    def count_legal_turns(self):
-        """The number of distinct legal turns (by enumeration unless a game knows better)."""
-        return sum(1 for _ in self.legal_turns())
+    def count_legal_turns(self, limit=None):
+        """The number of distinct legal turns; with ``limit``, at most ``limit``.
+
+        With a limit the count stops as soon as ``limit`` turns are found and
+        returns ``limit`` (so the result is ``min(count, limit)``; equal to
+        ``limit`` means "at least that many").  By enumeration unless a game
+        knows better.  Ctrl-C interrupts it.
+        """
+        return count_up_to(self.legal_turns(), turn_limit(limit))
 
     # -- views --------------------------------------------------------------
 
@@ -629,6 +642,92 @@ cdef class State:
         """Jupyter: the board with a one-line caption."""
         from ludens.pictures import html
         return html(self)
+
+
+def turn_limit(limit):
+    """``count_legal_turns``' limit checked: None, or an int >= 0 (ParameterError otherwise)."""
+    if limit is None:
+        return None
+    try:
+        if isinstance(limit, bool):
+            raise TypeError
+        n = PyNumber_Index(limit)
+    except TypeError:
+        raise ParameterError(f"limit must be None or an integer, not {limit!r}") from None
+    if n < 0:
+        raise ParameterError(f"limit must be at least 0, not {n}")
+    return n
+
+
+def count_up_to(turns, limit):
+    """How many items ``turns`` yields, stopping at ``limit`` (None: no limit)."""
+    cdef Py_ssize_t n = 0
+    if limit is not None and limit == 0:
+        return 0
+    for _ in turns:
+        PyErr_CheckSignals()
+        n += 1
+        if limit is not None and n >= limit:
+            break
+    return n
+
+
+cdef uint64_t _DONE_KEY = 0x9E3779B97F4A7C15
+
+
+cdef class _HashSet:
+    """A set of 64-bit keys (open addressing, 8 bytes a slot, at most half full)."""
+
+    cdef uint64_t* slots
+    cdef size_t mask        # capacity - 1 (a power of two)
+    cdef size_t count
+    cdef bint has_zero      # 0 marks an empty slot, so key 0 is kept aside
+
+    def __cinit__(self):
+        self.mask = 1023
+        self.count = 0
+        self.has_zero = False
+        self.slots = <uint64_t*>calloc(self.mask + 1, sizeof(uint64_t))
+        if self.slots == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.slots)
+
+    cdef bint add(self, uint64_t key) except -1:
+        """Add ``key``; True if it was not there."""
+        if key == 0:
+            if self.has_zero:
+                return False
+            self.has_zero = True
+            return True
+        cdef size_t i = (key * 0x9E3779B97F4A7C15) >> 20 & self.mask
+        while self.slots[i] != 0:
+            if self.slots[i] == key:
+                return False
+            i = (i + 1) & self.mask
+        self.slots[i] = key
+        self.count += 1
+        if 2 * self.count > self.mask:
+            self._grow()
+        return True
+
+    cdef int _grow(self) except -1:
+        cdef uint64_t* old = self.slots
+        cdef size_t k, i, old_size = self.mask + 1
+        cdef uint64_t* slots = <uint64_t*>calloc(2 * old_size, sizeof(uint64_t))
+        if slots == NULL:
+            raise MemoryError()
+        self.slots = slots
+        self.mask = 2 * old_size - 1
+        for k in range(old_size):
+            if old[k] != 0:
+                i = (old[k] * 0x9E3779B97F4A7C15) >> 20 & self.mask
+                while slots[i] != 0:
+                    i = (i + 1) & self.mask
+                slots[i] = old[k]
+        free(old)
+        return 0
 
 
 def format_turn(parts):
