@@ -15,7 +15,8 @@ then timed, on the same state in the same run:
 The ratio undo / clone is the figure to compare (the issue's target: at most
 3).  Undo is exact (tests/test_state_runtime.py checks it against replays
 from the root); its checkpoints cost core_size / CHECKPOINT_EVERY bytes per
-ply of history, shared between a state and its clones.
+ply of history, shared between a state and its clones; "state KB" is a
+state's whole memory at that ply (core, history, checkpoints).
 """
 
 from __future__ import annotations
@@ -48,6 +49,13 @@ def long_game(game: ludens.Game, plies: int, seed: int = 1) -> ludens.State:
     return state
 
 
+def state_bytes(state: ludens.State) -> int:
+    """A state's memory as the State docstring states it: core, 16 bytes per ply
+    of history, and its checkpoints (which its clones share)."""
+    core = len(state._core_bytes())
+    return core + 16 * state.ply + (state.ply // CHECKPOINT_EVERY) * (core + 33)
+
+
 def per_call(fn, seconds: float) -> float:
     reps, elapsed = 0, 0.0
     while elapsed < seconds:
@@ -64,7 +72,7 @@ def main() -> None:
     args = ap.parse_args()
     print(f"checkpoint every {CHECKPOINT_EVERY} plies")
     print(f"{'game':<22}{'ply':>6}{'clone ns':>10}{'undo ns':>10}{'undo/clone':>12}{'core B':>8}"
-          f"{'undo B/ply':>12}")
+          f"{'undo B/ply':>12}{'state KB':>10}")
     for name, params, target in CASES:
         game = ludens.load(name, **params)
         state = long_game(game, target)
@@ -96,7 +104,7 @@ def main() -> None:
         core = len(state._core_bytes())
         label = name + ("" if not params else " " + ",".join(f"{k}={v}" for k, v in params.items()))
         print(f"{label:<22}{target:>6}{clone_ns:>10.0f}{undo_ns:>10.0f}{undo_ns / clone_ns:>12.2f}{core:>8}"
-              f"{(core + 33) / CHECKPOINT_EVERY:>12.0f}")
+              f"{(core + 33) / CHECKPOINT_EVERY:>12.0f}{state_bytes(state) / 1024:>10.1f}")
 
 
 if __name__ == "__main__":

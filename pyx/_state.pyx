@@ -182,6 +182,11 @@ cdef class State:
 
     The API follows OpenSpiel's names.  Players are seats numbered from 0;
     ``current_player`` is -1 once the game is over.
+
+    Memory: one block of the core plus 16 bytes per ply of history (actions,
+    turn ends and turn hashes; capacity doubles as it fills), and undo
+    checkpoints of ``(core_size + 33) / CHECKPOINT_EVERY`` bytes per ply,
+    shared with clones (``bench/undo.py`` prints both per game).
     """
 
     def __cinit__(self):
