@@ -534,7 +534,7 @@ cdef class State:
         of actions are the same turn when they reach the same state, so a
         turn is yielded once whatever the order of its parts.  A depth-first
         search: the first turn comes after one line of actions; memory is the
-        search path plus 16 bytes per distinct state seen (their hashes).
+        search path plus 16 to 32 bytes per distinct state seen (their hashes).
         Ctrl-C interrupts it.
         """
         if self.hdr().to_move < 0:

@@ -258,6 +258,14 @@ def test_threads_playing_separate_states_of_one_game_agree_with_one_thread(fast_
     assert got == expected
 
 
+def test_threads_simulating_one_game_at_once():
+    game = ludens.load("storisende")
+    expected = {k: ludens.simulate(game, 30, seed=k, threads=1).plies for k in range(4)}
+    got = {}
+    _run_threads(lambda k: got.__setitem__(k, ludens.simulate(game, 30, seed=k, threads=2, chunk_size=4).plies))
+    assert all(np.array_equal(got[k], expected[k]) for k in expected)
+
+
 def test_simulate_plays_from_the_state_as_it_was_when_called(monkeypatch):
     state = ludens.load("hex", size=5).new_initial_state()
     state.apply("c3")
