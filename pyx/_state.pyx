@@ -187,6 +187,11 @@ cdef class State:
     turn ends and turn hashes; capacity doubles as it fills), and undo
     checkpoints of ``(core_size + 33) / CHECKPOINT_EVERY`` bytes per ply,
     shared with clones (``bench/undo.py`` prints both per game).
+
+    Threads: every method runs whole while holding the GIL, so threads sharing
+    a State never see it half-changed; the order of their calls is theirs to
+    keep (a move computed before another thread's move may be refused with
+    IllegalActionError).
     """
 
     def __cinit__(self):
