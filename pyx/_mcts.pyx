@@ -67,6 +67,7 @@ ctypedef struct Shared:     # read-only while trees run
     int32_t horizon         # plies a simulation may take below the root
     double c_uct
     double c_puct
+    bint exact              # roll out with the exact playout even where a game has a faster rollout
     ludens_flag stop
 
 ctypedef struct Tree:
@@ -338,12 +339,34 @@ cdef int32_t select_uct(Tree* T, const Shared* S, int32_t i) noexcept nogil:
     return best
 
 
-cdef void simulate_uct(Tree* T, const Shared* S) noexcept nogil:
-    """One simulation: descend by UCT, expand, roll out, back up, solve."""
-    cdef int32_t x = 0, c, depth = 0, p
-    cdef Node* node
+cdef void rollout(Tree* T, const Shared* S, int32_t max_plies) noexcept nogil:
+    """T.value: the returns by seat of a random playout from T.core (zeros when cut)."""
     cdef PlayoutStats st
     cdef const Header* h = <const Header*>T.core
+    cdef double vals[MAXP]
+    cdef int32_t p
+    cdef bint ended
+    if S.R.rollout != NULL and not S.exact:
+        memset(vals, 0, sizeof(vals))
+        ended = S.R.rollout(T.core, S.geom, &T.rng, max_plies, T.buf, vals)
+        for p in range(S.P):
+            T.value[p] = vals[p ^ h.swapped] if ended else 0.0
+        return
+    memset(&st, 0, sizeof(st))
+    play_one(S.R, T.core, S.geom, &T.rng, max_plies, T.buf, T.hashes, T.nh, &st)
+    if st.stuck:
+        T.stuck = 1
+    elif h.to_move < 0:
+        final_values(T, S, T.value)
+    else:
+        for p in range(S.P):
+            T.value[p] = 0.0
+
+
+cdef void simulate_uct(Tree* T, const Shared* S) noexcept nogil:
+    """One simulation: descend by UCT, expand, roll out, back up, solve."""
+    cdef int32_t x = 0, c, depth = 0
+    cdef Node* node
     memcpy(T.core, S.root_core, S.R.core_size)
     T.nh = S.nprefix
     while True:
@@ -354,16 +377,9 @@ cdef void simulate_uct(Tree* T, const Shared* S) noexcept nogil:
         if node.first < 0 and (x != 0 and node.visits == 0 or not node_expand(T, S, x, True)):
             if T.stuck:
                 return
-            memset(&st, 0, sizeof(st))
-            play_one(S.R, T.core, S.geom, &T.rng, S.horizon - depth, T.buf, T.hashes, T.nh, &st)
-            if st.stuck:
-                T.stuck = 1
+            rollout(T, S, S.horizon - depth)
+            if T.stuck:
                 return
-            if h.to_move < 0:
-                final_values(T, S, T.value)
-            else:
-                for p in range(S.P):
-                    T.value[p] = 0.0
             break
         node = &T.nodes[x]          # the expansion may have moved the arena
         if node.ntried < node.nchildren:
@@ -463,8 +479,11 @@ cdef class MCTS:
     exploration=1.0, max_nodes=None, max_mib=512, max_plies=None,
     evaluator=None, batch_size=16, c_puct=1.5)``
 
-    Without an evaluator it is UCT with random rollouts by the game's own C
-    playout; with ``evaluator=fn`` it is PUCT (AlphaZero's rule), where
+    Without an evaluator it is UCT with one random rollout per simulation:
+    the game's search rollout where it has one (Hex fills the board in a
+    random order, which gives every result with the probability of a random
+    playout), else its C playout (``exact_playouts=True`` always takes the
+    playout, the very draws of ``ludens.simulate``); with ``evaluator=fn`` it is PUCT (AlphaZero's rule), where
     ``fn(observations, legal_mask, current_player)`` receives a batch of
     leaves -- float32 ``(B, *game.observation_shape)`` seen by the player to
     move, bool ``(B, num_actions)``, int32 ``(B,)`` (views, valid during the
@@ -536,7 +555,7 @@ cdef class MCTS:
 
     def __init__(self, state, *, simulations=None, seconds=None, threads=1, seed=0,
                  exploration=1.0, max_nodes=None, max_mib=512, max_plies=None, evaluator=None,
-                 batch_size=16, c_puct=1.5):
+                 batch_size=16, c_puct=1.5, exact_playouts=False):
         if self.trees != NULL:
             raise LudensError("MCTS.__init__ called twice")
         if not isinstance(state, State):
@@ -582,6 +601,7 @@ cdef class MCTS:
         self.S.A = game.num_actions
         self.S.c_uct = exploration
         self.S.c_puct = c_puct
+        self.S.exact = bool(exact_playouts)
         self.trees = <Tree*>malloc(sizeof(Tree) * threads)
         if self.trees == NULL:
             raise MemoryError()
@@ -1011,6 +1031,22 @@ cdef class MCTS:
     def __repr__(self):
         return (f"<MCTS of {self.game!r}: {self.simulations} simulations, {self.nodes} nodes, "
                 f"{self.ntrees} thread(s)>")
+
+
+def _rollout_returns(State state, int n, seed, bint exact):
+    """Mean returns by seat of ``n`` search rollouts from ``state`` (for tests
+    comparing a game's rollout with its playout)."""
+    cdef MCTS m = MCTS(state, seed=seed, exact_playouts=exact)
+    cdef Tree* T = &m.trees[0]
+    cdef int i, p
+    total = np.zeros(m.S.P)
+    for i in range(n):
+        memcpy(T.core, m.S.root_core, m.S.R.core_size)
+        T.nh = m.S.nprefix
+        rollout(T, &m.S, m.S.horizon)
+        for p in range(m.S.P):
+            total[p] += T.value[p]
+    return total / max(n, 1)
 
 
 def _budget(value, str name, kind):

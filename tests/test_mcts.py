@@ -448,3 +448,26 @@ def test_ctrl_c_interrupts_a_long_search():
 def test_mcts_beats_random_on_every_game(name):
     result = ludens.match(ludens.load(name, **SMALL[name]), "mcts:simulations=300", "random", games=2, seed=1)
     assert result.wins == 2, result.table()
+
+
+# -- search rollouts -----------------------------------------------------------
+
+@pytest.mark.parametrize("moves", ["", "c3", "c3 swap", "c3 b2 d1"])
+def test_hex_fill_rollout_has_the_playout_distribution(moves):
+    # Filling the board gives each winner with a random playout's probability.
+    from ludens._mcts import _rollout_returns
+    state = play(ludens.load("hex", size=5), moves)
+    n = 100000
+    fast = _rollout_returns(state, n, 1, False)
+    exact = _rollout_returns(state, n, 2, True)
+    sigma = 2 / np.sqrt(n)          # each mean is over +-1 outcomes
+    assert abs(fast[0] - exact[0]) < 5 * sigma, (fast, exact)
+    assert abs(fast.sum()) < 1e-9
+
+
+def test_exact_playouts_option():
+    state = ludens.load("hex", size=5).new_initial_state()
+    a = MCTS(state, seed=1, exact_playouts=True).run(simulations=500)
+    b = MCTS(state, seed=1).run(simulations=500)
+    assert a.simulations == b.simulations == 500
+    assert not np.array_equal(a.visits, b.visits)
