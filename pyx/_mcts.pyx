@@ -1023,9 +1023,9 @@ cdef class MCTS:
         return out
 
     def top(self, n=5):
-        """The ``n`` most visited root actions as (move, visits, value) tuples."""
+        """The best action then the most visited others, as (move, visits, value) tuples."""
         acts, visits, values = self.actions, self.visits, self.values
-        order = np.lexsort((-values, -visits))[:n]
+        order = np.lexsort((-values, -visits, acts != self.best_action))[:n]
         return [(self._root.action_to_string(int(acts[i])), int(visits[i]), float(values[i])) for i in order]
 
     def __repr__(self):
