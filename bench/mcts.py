@@ -89,20 +89,28 @@ def cmd_strength(args, pyspiel):
     os_game = pyspiel.load_game("hex(board_size=7)")
     rate = openspiel_rate(pyspiel, os_game, 1.0)
     os_sims = max(1, int(rate * args.move_seconds))
-    print(f"Hex 7x7 without swap, {args.move_seconds:g} s per move: ludens MCTS (seconds) vs OpenSpiel "
-          f"MCTSBot ({os_sims} simulations, its rate {rate:,.0f}/s), {args.games} games")
+    print(f"Hex 7x7 without swap, {args.move_seconds:g} s per move: ludens MCTS (seconds=) vs OpenSpiel "
+          f"MCTSBot (simulations adjusted after every move to take the same time; {os_sims} at first, its "
+          f"rate {rate:,.0f}/s), {args.games} games")
     wins = 0
     t0 = time.perf_counter()
+    spent = {"ludens": [], "OpenSpiel": []}
+    evaluator = pyspiel.RandomRolloutEvaluator(1, 1)
     for i in range(args.games):
         ludens_seat = i % 2
         bot = ludens.bots.MCTSBot(seed=i, seconds=args.move_seconds)
-        os_bot = pyspiel.MCTSBot(os_game, pyspiel.RandomRolloutEvaluator(1, i), 2.0, os_sims, 10**9, False, i, False)
         state, os_state = game.new_initial_state(), os_game.new_initial_state()
         while not state.is_terminal():
+            t = time.perf_counter()
             if state.current_player == ludens_seat:
                 a = bot.step(state)
+                spent["ludens"].append(time.perf_counter() - t)
             else:
+                os_bot = pyspiel.MCTSBot(os_game, evaluator, 2.0, os_sims, 10**9, False, 1000 * i + state.ply, False)
                 a = os_bot.step(os_state)
+                dt = time.perf_counter() - t
+                spent["OpenSpiel"].append(dt)
+                os_sims = max(1, int(os_sims * min(2.0, max(0.5, args.move_seconds / max(dt, 1e-6)))))
             state.apply_action(a)
             os_state.apply_action(a)
             assert state.is_terminal() == os_state.is_terminal()
@@ -112,7 +120,8 @@ def cmd_strength(args, pyspiel):
               f"in {state.ply} plies ({wins}/{i + 1})", flush=True)
     lo, hi = wilson_interval(wins, args.games)
     print(f"  ludens won {wins}/{args.games} = {100 * wins / args.games:.1f}% "
-          f"(95%: {100 * lo:.1f}-{100 * hi:.1f}%) in {time.perf_counter() - t0:.0f} s")
+          f"(95%: {100 * lo:.1f}-{100 * hi:.1f}%) in {time.perf_counter() - t0:.0f} s; mean time per move: "
+          + ", ".join(f"{k} {sum(v) / max(len(v), 1):.3f} s" for k, v in spent.items()))
 
 
 def cmd_random(args):

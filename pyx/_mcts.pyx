@@ -191,7 +191,7 @@ cdef int tree_keep_subtree(Tree* T, const Shared* S, int32_t keep) noexcept nogi
             for j in range(T.nodes[x].nchildren):
                 order[tail] = T.nodes[x].first + j
                 tail += 1
-    cap = tail if tail > 1024 else 1024
+    cap = tail if tail > 1024 else (1024 if T.limit > 1024 else T.limit)
     nodes = <Node*>malloc(sizeof(Node) * cap)
     W = <double*>malloc(sizeof(double) * P * cap)
     pv = <int8_t*>malloc(P * cap)

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import math
 import os
+import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
@@ -119,10 +120,18 @@ def _fmt_elo(x: float) -> str:
     return ("+inf" if x > 0 else "-inf") if math.isinf(x) else f"{x:+.0f}"
 
 
-def play_game(game: Game, seats: list, max_plies: int) -> tuple[np.ndarray, int, bool]:
-    """Play one game, ``seats[p]`` choosing for seat p; (returns, plies, truncated)."""
+class _Stopped(Exception):
+    pass
+
+
+def play_game(game: Game, seats: list, max_plies: int, stop: Optional[threading.Event] = None
+              ) -> tuple[np.ndarray, int, bool]:
+    """Play one game, ``seats[p]`` choosing for seat p; (returns, plies, truncated).
+    ``stop`` (set on Ctrl-C) abandons the game at the next decision."""
     state = game.new_initial_state()
     while not state.is_terminal() and state.ply < max_plies:
+        if stop is not None and stop.is_set():
+            raise _Stopped
         state.apply_action(seats[state.current_player].step(state))
     return state.returns(), state.ply, not state.is_terminal()
 
@@ -152,7 +161,7 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
         seat_a = i % P
         base = (seed * 1_000_003 + i) * 2
         bots = [a.reseeded(base) if p == seat_a else b.reseeded(base + 1 + p) for p in range(P)]
-        returns, plies, truncated = play_game(game, bots, max_plies)
+        returns, plies, truncated = play_game(game, bots, max_plies, stop)
         best = returns.max()
         if truncated or (returns == best).sum() > 1 and returns[seat_a] == best:
             outcome = 0
@@ -161,6 +170,7 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
         return seat_a, outcome, plies, truncated
 
     start = time.perf_counter()
+    stop = threading.Event()
     rows = [None] * games
     bar = None
     if progress:
@@ -175,6 +185,7 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
                     if bar is not None:
                         bar.update(1)
             except BaseException:
+                stop.set()          # running games end at their next decision
                 for f in futures:
                     f.cancel()
                 raise
