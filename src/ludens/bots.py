@@ -13,7 +13,7 @@ from typing import Any, Optional, Union
 from ludens._mcts import MCTS
 from ludens._simulate import Rng
 from ludens._state import State
-from ludens.errors import ParameterError
+from ludens.errors import LudensError, ParameterError
 
 __all__ = ["Bot", "RandomBot", "MCTSBot", "load", "SPEC_HELP"]
 
@@ -106,7 +106,7 @@ class MCTSBot(Bot):
                 try:
                     for a in hist[len(old):]:
                         search.advance(a)
-                except ParameterError:
+                except LudensError:         # not a continuation after all
                     search = None
                 if search is not None and search.state._core_bytes() == state._core_bytes():
                     self._history = hist
