@@ -540,11 +540,6 @@ cdef class MCTS:
     cdef int32_t* _leaves
     cdef public double seconds_spent
 
-    def __cinit__(self):
-        self.trees = NULL
-        self.ntrees = 0
-        self._leaves = NULL
-
     def __dealloc__(self):
         cdef int k
         if self.trees != NULL:
@@ -553,11 +548,13 @@ cdef class MCTS:
             free(self.trees)
         free(self._leaves)
 
-    def __init__(self, state, *, simulations=None, seconds=None, threads=1, seed=0,
-                 exploration=1.0, max_nodes=None, max_mib=512, max_plies=None, evaluator=None,
-                 batch_size=16, c_puct=1.5, exact_playouts=False):
-        if self.trees != NULL:
-            raise LudensError("MCTS.__init__ called twice")
+    def __cinit__(self, state, *, simulations=None, seconds=None, threads=1, seed=0,
+                  exploration=1.0, max_nodes=None, max_mib=512, max_plies=None, evaluator=None,
+                  batch_size=16, c_puct=1.5, exact_playouts=False):
+        # Set up in __cinit__, so that no MCTS object exists without its trees.
+        self.trees = NULL
+        self.ntrees = 0
+        self._leaves = NULL
         if not isinstance(state, State):
             raise ParameterError(f"MCTS needs a ludens State, not {type(state).__name__}")
         if (<State>state).hdr().to_move < 0:

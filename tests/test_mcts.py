@@ -116,6 +116,9 @@ def test_hex_swap_of_the_centre_is_a_proven_win():
     ("oust", dict(size=2), 1),
     ("symple", dict(size=3), 1),
     ("storisende", dict(size=3), 1),
+    ("hox", dict(size=4), 2),
+    ("wunchunk", dict(size=5), 1),
+    ("wunchunk", dict(size=7, players=3), 1),
 ])
 def test_solver_proves_forced_wins(name, params, turns):
     game = ludens.load(name, **params)
@@ -471,3 +474,12 @@ def test_exact_playouts_option():
     b = MCTS(state, seed=1).run(simulations=500)
     assert a.simulations == b.simulations == 500
     assert not np.array_equal(a.visits, b.visits)
+
+
+def test_no_search_without_its_trees():
+    with pytest.raises(TypeError):
+        MCTS.__new__(MCTS)
+    search = MCTS(ludens.load("hex", size=3).new_initial_state())
+    search.__init__()               # object.__init__: harmless
+    search.run(simulations=10)
+    assert search.simulations == 10

@@ -14,6 +14,7 @@ from ludens._registry import games, load
 from ludens._simulate import Rng
 from ludens._state import Game, State
 from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError
+from ludens import bots
 from ludens.matches import MatchResult, match
 from ludens.pictures import svg
 from ludens.simulation import SimulationResult, simulate
@@ -32,6 +33,7 @@ __all__ = [
     "Rng",
     "SimulationResult",
     "State",
+    "bots",
     "games",
     "load",
     "match",
