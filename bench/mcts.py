@@ -1,6 +1,6 @@
 """Search speed and strength of ludens.MCTS, against OpenSpiel's C++ MCTSBot in the same run.
 
-    python bench/mcts.py                        # speed, strength, random bots
+    python bench/mcts.py                        # speed, strength, memory, random bots
     python bench/mcts.py speed --seconds 3
     python bench/mcts.py strength --games 40 --move-seconds 0.1
     python bench/mcts.py random --games 10 --simulations 1000
@@ -13,6 +13,7 @@ speed:    simulations/s from the empty Hex 11x11 board (one random rollout per
 strength: Hex 7x7 without swap, ludens (``seconds`` per move, one thread)
           against OpenSpiel's MCTSBot given the simulations it runs in the same
           time (measured first), seats alternating; wins with a 95 % interval.
+memory:   a 10-second search under a 64 MiB cap: the arena stays within it.
 random:   MCTSBot at ``--simulations`` per decision against RandomBot on every
           game (default parameters), seats alternating.
 
@@ -124,6 +125,16 @@ def cmd_strength(args, pyspiel):
           + ", ".join(f"{k} {sum(v) / max(len(v), 1):.3f} s" for k, v in spent.items()))
 
 
+def cmd_memory(args):
+    state = ludens.load("hex", size=11).new_initial_state()
+    cap = 64
+    search = ludens.MCTS(state, max_mib=cap, seed=1).run(seconds=args.memory_seconds)
+    print(f"Memory: {args.memory_seconds:g} s on Hex 11x11 with max_mib={cap}: {search.simulations:,} simulations, "
+          f"{search.nodes:,} nodes of {search.node_bytes} bytes, arena {search.memory_bytes / 2**20:.1f} MiB "
+          f"({'within' if search.memory_bytes <= cap * 2**20 else 'OVER'} the cap; "
+          f"{'stopped growing at the cap' if search.full else 'cap not reached'})")
+
+
 def cmd_random(args):
     print(f"MCTSBot ({args.simulations} simulations per decision) vs RandomBot, {args.games} games per game")
     for name in ludens.games():
@@ -142,12 +153,13 @@ def main(argv=None):
     ap.add_argument("--rounds", type=int, default=2, help="alternating rounds of the speed figures")
     ap.add_argument("--games", type=int, default=None, help="games (strength: 40; random: 10 per game)")
     ap.add_argument("--move-seconds", type=float, default=0.1, help="strength: time per move")
+    ap.add_argument("--memory-seconds", type=float, default=10.0, help="memory: length of the capped search")
     ap.add_argument("--simulations", type=int, default=1000, help="random: simulations per decision")
     ap.add_argument("--threads", type=int, default=2, help="random: games at a time")
     args = ap.parse_args(argv)
-    parts = args.parts or ["speed", "strength", "random"]
+    parts = args.parts or ["speed", "strength", "memory", "random"]
     for p in parts:
-        if p not in ("speed", "strength", "random"):
+        if p not in ("speed", "strength", "memory", "random"):
             ap.error(f"unknown part {p!r}")
     try:
         import pyspiel
@@ -161,6 +173,8 @@ def main(argv=None):
         args_games, args.games = args.games, args.games or 40
         cmd_strength(args, pyspiel)
         args.games = args_games
+    if "memory" in parts:
+        cmd_memory(args)
     if "random" in parts:
         args.games = args.games or 10
         cmd_random(args)

@@ -88,6 +88,7 @@ ctypedef struct Tree:
     int32_t stuck
     int32_t full            # the cap stopped an expansion
     double value[MAXP]
+    char _pad[64]           # keeps the counters of trees run by different threads off one cache line
 
 cdef double INV_SQRT[INV_SQRT_TABLE]
 cdef int _k
