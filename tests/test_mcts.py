@@ -447,9 +447,11 @@ def test_ctrl_c_interrupts_a_long_search():
 
 # -- against random play -------------------------------------------------------
 
-@pytest.mark.parametrize("name", sorted(SMALL))
+@pytest.mark.parametrize("name", sorted(ludens.games()))
 def test_mcts_beats_random_on_every_game(name):
-    result = ludens.match(ludens.load(name, **SMALL[name]), "mcts:simulations=300", "random", games=2, seed=1)
+    # Every registered game (a new one with its defaults until it is given a small board above).
+    result = ludens.match(ludens.load(name, **SMALL.get(name, {})), "mcts:simulations=300", "random", games=2,
+                          seed=1)
     assert result.wins == 2, result.table()
 
 
