@@ -229,7 +229,7 @@ cdef bint hex_rollout(void* core, const void* geom, Rng* rng, int32_t max_plies,
     cdef PlayoutStats st
     cdef int32_t n = 0, c, i, j, t, k, nb, colour, top = 0
     cdef int16_t stack[MAX_CELLS]
-    if g.nlabels != 1 or g.ncells - s.stones + 1 > max_plies:
+    if g.nlabels != 1 or g.ncells - s.stones + (1 if _swap_available(s, g) else 0) > max_plies:
         memset(&st, 0, sizeof(st))
         hex_playout(core, geom, rng, max_plies, buf, &st)
         if s.h.to_move >= 0:
