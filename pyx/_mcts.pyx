@@ -87,6 +87,7 @@ ctypedef struct Tree:
     int64_t target
     int32_t stuck
     int32_t full            # the cap stopped an expansion
+    ludens_flag solved      # the root is proven (read by the main thread while the tree's thread runs)
     double value[MAXP]
     char _pad[64]           # keeps the counters of trees run by different threads off one cache line
 
@@ -159,6 +160,7 @@ cdef void node_clear(Tree* T, const Shared* S, int64_t i, int32_t parent, int32_
 
 cdef void tree_new_root(Tree* T, const Shared* S) noexcept nogil:
     T.n = 1
+    T.solved = 0
     node_clear(T, S, 0, -1, -1)
     T.nodes[0].mover = seat_of(<const Header*>S.root_core)
     T.nodes[0].flags = F_INIT
@@ -407,6 +409,8 @@ cdef void run_uct(Tree* T, Shared* S, int64_t count) noexcept nogil:
         end = T.target
     while T.sims < end and not S.stop and not T.stuck and not T.nodes[0].flags & F_PROVEN:
         simulate_uct(T, S)
+    if T.nodes[0].flags & F_PROVEN:
+        T.solved = 1
 
 
 cdef bint tree_done(const Tree* T, const Shared* S) noexcept nogil:
@@ -686,9 +690,10 @@ cdef class MCTS:
         return self
 
     cdef bint _root_proven(self):
+        # Only the flag: another thread may be moving its arena (realloc) meanwhile.
         cdef int k
         for k in range(self.ntrees):
-            if self.trees[k].nodes[0].flags & F_PROVEN:
+            if self.trees[k].solved:
                 return True
         return False
 
@@ -843,6 +848,7 @@ cdef class MCTS:
             if keep >= 0 and T.nodes[keep].flags & F_INIT and T.nodes[keep].visits > 0:
                 if tree_keep_subtree(T, &self.S, keep) < 0:
                     raise MemoryError()
+                T.solved = (T.nodes[0].flags & F_PROVEN) != 0
             else:
                 tree_new_root(T, &self.S)
             T.target = T.sims

@@ -78,7 +78,9 @@ class MCTSBot(Bot):
 
     Settings are those of ``MCTS`` (``simulations``, ``seconds``, ``threads``,
     ``exploration``, ``max_mib``, ``evaluator``, ...); without a budget a
-    decision gets 1000 simulations.  Search ``n`` of a bot seeded ``s`` is
+    decision gets 1000 simulations.  A decision is one atomic action, so a
+    turn of k actions (``turn``) costs k budgets, each search continuing the
+    last one's subtree.  Search ``n`` of a bot seeded ``s`` is
     seeded ``(s, n)``, so a game between seeded bots with simulation budgets
     is reproducible.  ``last`` is the search behind the last decision (its
     ``root_value``, ``top()``, ``principal_variation()``).
