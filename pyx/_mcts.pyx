@@ -27,7 +27,7 @@ import time
 
 import numpy as np
 
-from ludens.errors import IllegalActionError, LudensError, ParameterError
+from ludens.errors import LudensError, ParameterError
 
 cnp.import_array()
 

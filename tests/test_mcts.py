@@ -46,17 +46,13 @@ def forced_win(state, me, turns):
     mine = state.current_player == me
     if mine and turns == 0:
         return False
-    results = []
     for a in state.legal_actions():
         child = state.clone()
         child.apply_action(a)
         left = turns - 1 if mine and child.turn_plies == 0 else turns
         win = forced_win(child, me, left)
-        if mine and win:
-            return True
-        if not mine and not win:
-            return False
-        results.append(win)
+        if win == mine:         # a winning choice for me, a refutation for the opponent
+            return win
     return not mine
 
 
