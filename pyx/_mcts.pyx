@@ -17,7 +17,7 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from ludens._rng cimport Rng, rng_below, rng_seed
-from ludens._simulate cimport play_one
+from ludens._simulate cimport Hashes, play_one
 from ludens._state cimport Game, Header, PlayoutStats, Rules, State
 
 import math
@@ -80,9 +80,8 @@ ctypedef struct Tree:
     Rng rng
     void* core              # the state of the current simulation
     int32_t* buf            # num_actions ints
-    uint64_t* hashes        # prefix + turn hashes of the current simulation (repetition rules)
-    int32_t nh
-    int32_t hcap
+    Hashes hx               # prefix + turn hashes of the current simulation (repetition rules),
+    int32_t nh              # with room for the whole horizon (so playouts never grow it)
     int64_t sims
     int64_t target
     int32_t stuck
@@ -167,8 +166,8 @@ cdef void tree_new_root(Tree* T, const Shared* S) noexcept nogil:
 
 
 cdef void tree_free(Tree* T) noexcept nogil:
-    free(T.nodes); free(T.W); free(T.pv); free(T.core); free(T.buf); free(T.hashes)
-    T.nodes = NULL; T.W = NULL; T.pv = NULL; T.core = NULL; T.buf = NULL; T.hashes = NULL
+    free(T.nodes); free(T.W); free(T.pv); free(T.core); free(T.buf); free(T.hx.data)
+    T.nodes = NULL; T.W = NULL; T.pv = NULL; T.core = NULL; T.buf = NULL; T.hx.data = NULL
     T.n = T.cap = 0
 
 
@@ -225,9 +224,9 @@ cdef inline void tree_apply(Tree* T, const Shared* S, int32_t action) noexcept n
     cdef Header* h = <Header*>T.core
     S.R.apply(T.core, S.geom, action)
     if h.turn_plies == 0 and S.R.after_turn != NULL:
-        T.hashes[T.nh] = h.hash
+        T.hx.data[T.nh] = h.hash
         T.nh += 1
-        S.R.after_turn(T.core, S.geom, T.hashes, T.nh)
+        S.R.after_turn(T.core, S.geom, T.hx.data, T.nh)
 
 
 cdef inline void final_values(Tree* T, const Shared* S, double* out) noexcept nogil:
@@ -356,8 +355,7 @@ cdef void rollout(Tree* T, const Shared* S, int32_t max_plies) noexcept nogil:
             T.value[p] = vals[p ^ h.swapped] if ended else 0.0
         return
     memset(&st, 0, sizeof(st))
-    play_one(S.R, T.core, S.geom, &T.rng, max_plies, T.buf, T.hashes, T.nh, &st)
-    if st.stuck:
+    if play_one(S.R, T.core, S.geom, &T.rng, max_plies, T.buf, &T.hx, T.nh, &st) < 0 or st.stuck:
         T.stuck = 1
     elif h.to_move < 0:
         final_values(T, S, T.value)
@@ -642,14 +640,14 @@ cdef class MCTS:
                 raise MemoryError()
         if R.after_turn != NULL:
             need = self.S.nprefix + self.S.horizon + 2
-            if T.hcap < need:
-                free(T.hashes)
-                T.hashes = <uint64_t*>malloc(sizeof(uint64_t) * need)
-                if T.hashes == NULL:
-                    T.hcap = 0
+            if T.hx.cap < need:
+                free(T.hx.data)
+                T.hx.data = <uint64_t*>malloc(sizeof(uint64_t) * need)
+                if T.hx.data == NULL:
+                    T.hx.cap = 0
                     raise MemoryError()
-                T.hcap = need
-            memcpy(T.hashes, self.S.prefix, sizeof(uint64_t) * self.S.nprefix)
+                T.hx.cap = need
+            memcpy(T.hx.data, self.S.prefix, sizeof(uint64_t) * self.S.nprefix)
         if T.cap == 0 and not tree_reserve(T, &self.S, 1):
             raise MemoryError()
         return 0

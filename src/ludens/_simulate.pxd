@@ -7,5 +7,10 @@ from ludens._rng cimport Rng as RngState
 from ludens._state cimport PlayoutStats, Rules
 
 
-cdef void play_one(const Rules* R, void* core, const void* geom, RngState* rng, int32_t max_plies,
-                   int32_t* buf, uint64_t* hashes, int32_t nhashes, PlayoutStats* st) noexcept nogil
+ctypedef struct Hashes:
+    uint64_t* data        # the hashes before each turn so far (for after_turn)
+    size_t cap
+
+
+cdef int play_one(const Rules* R, void* core, const void* geom, RngState* rng, int32_t max_plies,
+                  int32_t* buf, Hashes* hashes, size_t nhashes, PlayoutStats* st) noexcept nogil
