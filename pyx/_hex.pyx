@@ -10,12 +10,12 @@ Connections are tracked by union-find with path halving over the cells plus
 four virtual edge nodes; a stone joining its colour's two edge nodes wins.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
-from ludens._rng cimport Rng, splitmix64, zobrist_fill
+from ludens._rng cimport Rng, rng_below, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, pie_swap, playout_applied,
                             playout_draw, playout_running, two_player_returns)
 
@@ -214,6 +214,61 @@ cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
         playout_applied(&s.h, st)
 
 
+cdef bint hex_rollout(void* core, const void* geom, Rng* rng, int32_t max_plies, int32_t* buf,
+                      double* out) noexcept nogil:
+    # Hex: a uniformly random playout is won by the colour that connects once
+    # every empty cell is filled in a uniformly random order, alternately from
+    # the colour to move (the stones after the first connection cannot undo it,
+    # and a full Hex board holds exactly one connection).  So fill the board and
+    # search it once instead of a union-find update per stone.  Hox, or a
+    # horizon that could cut the game, plays the exact playout.
+    cdef HexCore* s = <HexCore*>core
+    cdef const HexGeom* g = <const HexGeom*>geom
+    cdef PlayoutStats st
+    cdef int32_t n = 0, c, i, j, t, k, nb, colour, top = 0
+    cdef int16_t stack[MAX_CELLS]
+    if g.nlabels != 1 or g.ncells - s.stones + (1 if _swap_available(s, g) else 0) > max_plies:
+        memset(&st, 0, sizeof(st))
+        hex_playout(core, geom, rng, max_plies, buf, &st)
+        if s.h.to_move >= 0:
+            return False
+        hex_returns(core, geom, out)
+        return True
+    for c in range(g.ncells):
+        if s.cell[c] == EMPTY:
+            buf[n] = c
+            n += 1
+    if _swap_available(s, g) and rng_below(rng, n + 1) == <uint32_t>n:
+        pie_swap(&s.h, g.z_swapped)
+    colour = s.h.to_move
+    for i in range(n):
+        j = i + <int32_t>rng_below(rng, n - i)
+        t = buf[i]; buf[i] = buf[j]; buf[j] = t
+        s.cell[buf[i]] = <int8_t>colour
+        colour = 1 - colour
+    # Depth-first search over colour 0's stones from its first edge (visited: 2).
+    s.winner = 1
+    for c in range(g.ncells):
+        if s.cell[c] == 0 and g.edge[0][c] & 1:
+            s.cell[c] = 2
+            stack[top] = <int16_t>c
+            top += 1
+    while top > 0 and s.winner == 1:
+        top -= 1
+        c = stack[top]
+        if g.edge[0][c] & 2:
+            s.winner = 0
+        for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
+            nb = g.geo.nbr[k]
+            if s.cell[nb] == 0:
+                s.cell[nb] = 2
+                stack[top] = <int16_t>nb
+                top += 1
+    s.h.to_move = -1
+    hex_returns(core, geom, out)
+    return True
+
+
 cdef Rules HEX_RULES
 HEX_RULES.core_size = sizeof(HexCore)
 HEX_RULES.legal = hex_legal
@@ -225,6 +280,7 @@ HEX_RULES.hash_full = hex_hash_full
 HEX_RULES.observe = hex_observe
 HEX_RULES.after_turn = NULL
 HEX_RULES.playout = hex_playout
+HEX_RULES.rollout = hex_rollout
 
 
 # -- Python side --------------------------------------------------------------

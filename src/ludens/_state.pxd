@@ -119,6 +119,13 @@ ctypedef void (*after_turn_fn)(void* core, const void* geom, const uint64_t* tur
                                int32_t count) noexcept nogil
 ctypedef void (*playout_fn)(void* core, const void* geom, Rng* rng, int32_t max_plies,
                             int32_t* buf, PlayoutStats* st) noexcept nogil
+# A random playout for search, free to take shortcuts: the returns it writes
+# (by colour; Header.swapped left final) must have the distribution of
+# playing uniformly random legal actions from ``core`` for at most
+# ``max_plies``, but its draws need not be the generic playout's.  False
+# (``out`` unset) when the game was cut at ``max_plies``.
+ctypedef bint (*rollout_fn)(void* core, const void* geom, Rng* rng, int32_t max_plies,
+                            int32_t* buf, double* out) noexcept nogil
 
 ctypedef struct Rules:
     size_t core_size
@@ -131,6 +138,7 @@ ctypedef struct Rules:
     observe_fn observe         # planes for ``colour``, into zeroed memory of the observation shape
     after_turn_fn after_turn   # optional: sees the hashes before every turn so far (repetition rules)
     playout_fn playout         # optional: a faster random playout with the generic one's draws
+    rollout_fn rollout         # optional: a rollout for search (ludens._mcts), same distribution only
 
 
 cdef class Game:
