@@ -22,10 +22,13 @@ from libc.string cimport memcpy, memset
 
 from ludens._rng cimport Rng as RngState
 from ludens._rng cimport rng_below, rng_next, rng_seed, rng_uniform
-from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
-                            playout_running)
+from ludens._state cimport (MAX_PLAYERS, Game, Header, PlayoutStats, Rules, State, playout_applied,
+                            playout_draw, playout_running)
 
 import numpy as np
+
+from ludens._checks import index_in, short_repr
+from ludens.errors import ParameterError
 
 cnp.import_array()
 
@@ -67,7 +70,8 @@ cdef class Rng:
         return (self.s.s0, self.s.s1, self.s.s2, self.s.s3)
 
     def __setstate__(self, st):
-        self.s.s0, self.s.s1, self.s.s2, self.s.s3 = st
+        words = _rng_words(st)
+        self.s.s0, self.s.s1, self.s.s2, self.s.s3 = words
 
 
 cdef void generic_playout(const Rules* R, void* core, const void* geom, RngState* rng,
@@ -99,6 +103,17 @@ cdef void play_one(const Rules* R, void* core, const void* geom, RngState* rng, 
         generic_playout(R, core, geom, rng, max_plies, buf, hashes, nhashes, st)
 
 
+def _rng_words(st):
+    """The four 64-bit words of a generator state; ParameterError unless valid."""
+    if not isinstance(st, tuple) or len(st) != 4:
+        raise ParameterError(f"Rng state must be a tuple of four 64-bit words, not {short_repr(st)}")
+    words = tuple(index_in(w, 0, _MASK64, "Rng state word", ParameterError) for w in st)
+    if not any(words):
+        # xoshiro's one fixed point: it would output zeros for ever (and below() loop).
+        raise ParameterError("Rng state (0, 0, 0, 0) is not a valid xoshiro256** state")
+    return words
+
+
 def run_chunk(source, seed, long long start, int count, int max_plies):
     """Play games ``start .. start+count-1`` of the batch ``seed`` from ``source``.
 
@@ -121,6 +136,7 @@ def run_chunk(source, seed, long long start, int count, int max_plies):
         raise ValueError(f"count {count} is negative")
     if max_plies < 0:
         raise ValueError(f"max_plies {max_plies} is negative")
+    game._ready()
     cdef const Rules* R = game.rules
     cdef const void* geom = game.geom
     cdef int P = game.num_players
@@ -169,7 +185,7 @@ def run_chunk(source, seed, long long start, int count, int max_plies):
     cdef RngState rng
     cdef PlayoutStats st
     cdef Header* h = <Header*>core
-    cdef double vals[8]
+    cdef double vals[MAX_PLAYERS]
     cdef int i, p, best, stuck_at = -1
     cdef double top
     try:

@@ -12,7 +12,7 @@ from ludens._board import Board
 from ludens._registry import games, load
 from ludens._simulate import Rng
 from ludens._state import Game, State
-from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError
+from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError, PositionError
 from ludens.pictures import svg
 from ludens.simulation import SimulationResult, simulate
 
@@ -25,6 +25,7 @@ __all__ = [
     "LudensError",
     "NotationError",
     "ParameterError",
+    "PositionError",
     "Rng",
     "SimulationResult",
     "State",

@@ -21,6 +21,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
+from ludens._checks import index_in
 from ludens._registry import load
 from ludens._simulate import run_chunk
 from ludens._state import Game, State
@@ -201,11 +202,7 @@ def _resolve(game: Union[str, Game, State]) -> Union[Game, State]:
 
 
 def _check_count(value: Any, what: str, lo: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{what} must be an integer, not {value!r}")
-    if value < lo:
-        raise ValueError(f"{what} must be at least {lo}, not {value}")
-    return int(value)
+    return index_in(value, lo, None, f"simulate: {what}")
 
 
 def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: Optional[int] = None,
@@ -224,8 +221,7 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
     source = _resolve(game)
     g = source.game if isinstance(source, State) else source
     n = _check_count(n, "n", 0)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
+    seed = index_in(seed, 0, None, "simulate: seed")
     limit = g.default_max_plies if max_plies is None else _check_count(max_plies, "max_plies", 0)
     if threads is None:
         threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
