@@ -589,6 +589,17 @@ cdef class OustState(State):
                 "legal": [[c for c in range(n) if _is_set(s.legal[k], c)] for k in range(2)],
                 "nlegal": [s.nlegal[0], s.nlegal[1]]}
 
+    def _legal_sets(self, bint from_scratch=False):
+        """Per colour, (the cells where it may place, their count) for tests: the
+        incremental sets, or with ``from_scratch`` recomputed from the chains alone
+        (on a copy: the state is not changed)."""
+        cdef OustCore copy
+        cdef int32_t n = self._g().ncells, c, k
+        memcpy(&copy, self._s(), sizeof(OustCore))
+        if from_scratch:
+            _rebuild_derived(&copy, self._g())
+        return [([c for c in range(n) if _is_set(copy.legal[k], c)], copy.nlegal[k]) for k in range(2)]
+
     def count_legal_turns(self):
         """The number of distinct legal turns, without enumerating their strings.
 

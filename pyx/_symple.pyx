@@ -36,8 +36,8 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
-from ludens._bits cimport (bit_clear, bit_get, bit_set, bits_any, bits_counts, bits_list, bits_select,
-                          ctz64)
+from ludens._bits cimport (bit_clear, bit_get, bit_set, bits_count, bits_counts, bits_list, bits_select,
+                          bits_select_scan, ctz64, popcount64)
 from ludens._board cimport Board, Geometry
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
 from ludens._rng cimport Rng, splitmix64
@@ -86,7 +86,7 @@ ctypedef struct SympleCore:
     int32_t phase
     int32_t grown                 # someone has grown: Black's privilege is gone
     int32_t priv                  # the turn in progress is Black's privileged grow
-    int32_t _pad
+    int32_t navail                # during a grow: the number of cells in ``avail``
     uint64_t empty[WORDS]
     uint64_t libs[2][WORDS]       # empty cells next to a stone of each colour
     uint64_t avail[WORDS]         # during a grow: the legal grow stones
@@ -142,6 +142,7 @@ cdef void _end_turn(SympleCore* s, const SympleGeom* g) noexcept nogil:
                 x &= x - 1
             s.fresh[w] = 0
             s.avail[w] = 0
+        s.navail = 0
         memset(s.grew, 0, sizeof(s.grew))
         _set_phase(s, g, START)
         if s.priv:
@@ -156,10 +157,11 @@ cdef void _end_turn(SympleCore* s, const SympleGeom* g) noexcept nogil:
         s.h.hash ^= _z_turn(g, 1 - colour)
 
 
-cdef void _strike_neighbours(uint64_t* bits, const uint64_t* mark, const SympleGeom* g) noexcept nogil:
+cdef int32_t _strike_neighbours(uint64_t* bits, const uint64_t* mark, const SympleGeom* g) noexcept nogil:
     """Clear from ``bits`` every cell next to a cell of ``mark`` (bit-parallel:
-    cells are numbered row by row, so neighbours are shifts by 1 and by n)."""
-    cdef int32_t w, n = g.n, nw = g.nwords
+    cells are numbered row by row, so neighbours are shifts by 1 and by n);
+    return how many were set."""
+    cdef int32_t w, n = g.n, nw = g.nwords, cleared = 0
     cdef uint64_t x, lo, hi, nb
     for w in range(nw):
         x = mark[w]
@@ -168,7 +170,10 @@ cdef void _strike_neighbours(uint64_t* bits, const uint64_t* mark, const SympleG
         nb = (((x << 1) | (lo >> 63)) & g.not_first_col[w]) \
             | (((x >> 1) | (hi << 63)) & g.not_last_col[w]) \
             | (x << n) | (lo >> (64 - n)) | (x >> n) | (hi << (64 - n))
-        bits[w] &= ~nb
+        if bits[w] & nb:
+            cleared += popcount64(bits[w] & nb)
+            bits[w] &= ~nb
+    return cleared
 
 
 cdef void _grow_stone(SympleCore* s, const SympleGeom* g, int32_t c) noexcept nogil:
@@ -195,14 +200,16 @@ cdef void _grow_stone(SympleCore* s, const SympleGeom* g, int32_t c) noexcept no
             if m == r:
                 break
     if marked:
-        _strike_neighbours(s.avail, mark, g)
-    bit_clear(s.avail, c)
+        s.navail -= _strike_neighbours(s.avail, mark, g)
+    if bit_get(s.avail, c):
+        bit_clear(s.avail, c)
+        s.navail -= 1
     _put(s, g, c, colour)
     root = s.ch.root[c]
     s.grew[root] = 1
     bit_set(s.fresh, c)
     s.h.hash ^= g.z_fresh[c]
-    if bits_any(s.avail, g.nwords):
+    if s.navail > 0:
         s.h.turn_plies += 1
     elif s.priv and _any_plant(s, BLACK, g.nwords):
         _set_phase(s, g, PLANT)
@@ -229,6 +236,7 @@ cdef void _apply(SympleCore* s, const SympleGeom* g, int32_t a) noexcept nogil:
             s.grown = 1
             s.h.hash ^= g.z_grown
         memcpy(s.avail, s.libs[colour], sizeof(s.avail))
+        s.navail = bits_count(s.avail, g.nwords)
         _grow_stone(s, g, a)
     else:
         _put(s, g, a, colour)
@@ -347,10 +355,10 @@ cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_pli
                 return
             a = bits_select(s.empty, empty_count, i)
         elif s.phase == GROW:
-            i = playout_draw(rng, st, bits_counts(s.avail, g.nwords, counts))
+            i = playout_draw(rng, st, s.navail)
             if i < 0:
                 return
-            a = bits_select(s.avail, counts, i)
+            a = bits_select_scan(s.avail, i)
         else:
             for w in range(g.nwords):
                 plant[w] = s.empty[w] & ~s.libs[BLACK][w]
@@ -567,6 +575,41 @@ cdef class SympleState(State):
                     roots.add(s.ch.root[nb])
             edges.append((c, tuple(sorted(roots))))
         return edges
+
+    def _legal_sets(self, bint from_scratch=False):
+        """The incremental cell sets (for tests): ``empty``, ``libs`` per colour,
+        ``avail`` and its count ``navail``; with ``from_scratch`` recomputed from
+        the stones and this turn's marks alone, by the rule (a grow stone is an
+        empty cell next to a start-of-turn chain, none of whose chains it
+        touches has grown yet: touches a stone placed this turn)."""
+        cdef SympleCore* s = self._s()
+        cdef SympleGeom* g = self._g()
+        cdef int32_t n = g.ncells, c
+        if not from_scratch:
+            return {"empty": self._cells(s.empty), "libs": [self._cells(s.libs[0]), self._cells(s.libs[1])],
+                    "avail": self._cells(s.avail), "navail": s.navail}
+        nbrs = self.game.board.neighbours
+        colour = [s.ch.colour[c] for c in range(n)]
+        fresh = [bit_get(s.fresh, c) for c in range(n)]
+        empty = [c for c in range(n) if colour[c] == EMPTY]
+        libs = [[c for c in empty if any(colour[d] == k for d in nbrs(c))] for k in range(2)]
+        avail = []
+        if s.phase == GROW:
+            p = s.h.to_move
+            start = {}                       # old own stone -> its start-of-turn chain
+            for c in range(n):
+                if colour[c] == p and not fresh[c] and c not in start:
+                    start[c] = c
+                    todo = [c]
+                    while todo:
+                        for d in nbrs(todo.pop()):
+                            if colour[d] == p and not fresh[d] and d not in start:
+                                start[d] = c
+                                todo.append(d)
+            grown = {start[d] for c in range(n) if fresh[c] for d in nbrs(c) if d in start}
+            avail = [c for c in empty if any(d in start for d in nbrs(c))
+                     and not any(d in start and start[d] in grown for d in nbrs(c))]
+        return {"empty": empty, "libs": libs, "avail": avail, "navail": len(avail)}
 
     # -- turns ------------------------------------------------------------------
 
