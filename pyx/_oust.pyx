@@ -58,12 +58,14 @@ cdef enum:
     SQUARE_MIN = 3
     SQUARE_MAX = 25             # 625 cells: within CHAIN_MAX_CELLS
     WORDS = (CHAIN_MAX_CELLS + 63) // 64
+    NOWHERE = CHAIN_MAX_CELLS - 1       # beyond every board: always empty, never evaluated
 
 ctypedef struct OustGeom:
     Geometry geo
     int32_t ncells
     int32_t nwords                  # words of a cell bitset on this board
     int32_t pass_action
+    int16_t nbx[CHAIN_MAX_CELLS][6]     # the neighbours of each cell, padded with NOWHERE
     uint64_t zobrist[2][CHAIN_MAX_CELLS]
     uint64_t z_white_to_move
 
@@ -130,40 +132,49 @@ cdef int32_t _capture_check(const OustCore* s, const OustGeom* g, int32_t c, int
     return biggest
 
 
-cdef void _evaluate(OustCore* s, const OustGeom* g, int32_t c, int32_t k) noexcept nogil:
-    """Recompute whether colour k may place on ``c`` (from its neighbours and ``reach``).
-
-    Colour k may place on an empty cell with no k neighbour (silent), or
-    where the chain formed -- 1 + the distinct k chains around -- is larger
-    than every enemy chain it would touch (those around the cell, and each
-    joined chain's reach), of which there is at least one.
-    """
-    cdef int16_t roots[8]
+cdef inline bint _may_join(const OustCore* s, const OustGeom* g, int32_t c, int32_t k,
+                           int32_t deg) noexcept nogil:
+    """Whether colour k may place on the empty ``c`` next to its own stones: the
+    chain formed -- 1 + the distinct k chains around -- is larger than every
+    enemy chain it would touch (those around the cell, and each joined chain's
+    reach), of which there is at least one.  ``deg`` is a constant at each call,
+    so the neighbour loop unrolls."""
+    cdef int16_t roots[4]
     cdef int32_t n = 0, size = 1, big = 0, i, j, nb, col, r
-    cdef bint ok = False
-    if s.ch.colour[c] == EMPTY and s.nown[k][c] == 0:
-        ok = True                           # a silent placement
-    elif s.ch.colour[c] == EMPTY:
-        for i in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-            nb = g.geo.nbr[i]
-            col = s.ch.colour[nb]
-            if col == EMPTY:
-                continue
-            r = s.ch.root[nb]
-            if col != k:
-                if s.ch.size[r] > big:
-                    big = s.ch.size[r]
-                continue
-            for j in range(n):              # a chain to join, once
-                if roots[j] == r:
-                    break
-            else:
-                roots[n] = <int16_t>r
-                n += 1
-                size += s.ch.size[r]
-                if s.reach[r] > big:
-                    big = s.reach[r]
-        ok = 0 < big < size
+    for i in range(deg):
+        nb = g.nbx[c][i]
+        col = s.ch.colour[nb]
+        if col == EMPTY:
+            continue
+        r = s.ch.root[nb]
+        if col != k:
+            if s.ch.size[r] > big:
+                big = s.ch.size[r]
+            continue
+        for j in range(n):              # a chain to join, once
+            if roots[j] == r:
+                break
+        else:
+            roots[n] = <int16_t>r
+            n += 1
+            size += s.ch.size[r]
+            if s.reach[r] > big:
+                big = s.reach[r]
+    return 0 < big < size
+
+
+cdef void _evaluate(OustCore* s, const OustGeom* g, int32_t c, int32_t k) noexcept nogil:
+    """Recompute whether colour k may place on ``c``: an empty cell with no k
+    neighbour (a silent placement), or one where ``_may_join``."""
+    cdef bint ok
+    if s.ch.colour[c] != EMPTY:
+        ok = False
+    elif s.nown[k][c] == 0:
+        ok = True
+    elif g.geo.num_dirs == 6:
+        ok = _may_join(s, g, c, k, 6)
+    else:
+        ok = _may_join(s, g, c, k, 4)
     if ok != bit_get(s.legal[k], c):
         s.legal[k][c >> 6] ^= (<uint64_t>1) << (c & 63)
         s.nlegal[k] += 1 if ok else -1
@@ -485,6 +496,10 @@ cdef class OustGame(Game):
         self.g.ncells = n
         self.g.nwords = (n + 63) >> 6
         self.g.pass_action = n
+        for c in range(n):
+            nbs = board.neighbours(c)
+            for d in range(6):
+                self.g.nbx[c][d] = nbs[d] if d < len(nbs) else NOWHERE
         cdef uint64_t x = 0x4F555354 ^ (<uint64_t>size << 32) ^ (<uint64_t>(kind == "square") << 40)
         for colour in range(2):
             for c in range(n):
