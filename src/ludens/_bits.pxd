@@ -77,27 +77,28 @@ cdef inline int32_t bits_counts(const uint64_t* b, int32_t nwords, int32_t* coun
 
 
 cdef inline int32_t select_in_word(uint64_t x, int32_t i) noexcept nogil:
-    """The position of the i-th set bit of x (0-based, from the low end); i < popcount(x)."""
-    cdef int32_t k, pos = 0
-    k = popcount64(x & <uint64_t>0xFFFFFFFF)
-    if i >= k:
-        i -= k
-        x >>= 32
-        pos += 32
-    k = popcount64(x & 0xFFFF)
-    if i >= k:
-        i -= k
-        x >>= 16
-        pos += 16
-    k = popcount64(x & 0xFF)
-    if i >= k:
-        i -= k
-        x >>= 8
-        pos += 8
+    """The position of the i-th set bit of x (0-based, from the low end); i < popcount(x).
+
+    Broadword: the bit counts of the eight bytes, their running sums (one
+    multiply), then the byte holding the bit is the number of running sums
+    not above i, found for all bytes at once; the rest is inside that byte.
+    """
+    cdef uint64_t ones = <uint64_t>0x0101010101010101, highs = <uint64_t>0x8080808080808080
+    cdef uint64_t b = x - ((x >> 1) & <uint64_t>0x5555555555555555)
+    b = (b & <uint64_t>0x3333333333333333) + ((b >> 2) & <uint64_t>0x3333333333333333)
+    b = (b + (b >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0F
+    cdef uint64_t sums = b * ones                   # byte k: the set bits in bytes 0..k
+    # Byte k of (i | 0x80 per byte) - sums keeps its high bit iff sums_k <= i (all sums < 128).
+    cdef uint64_t below = (((<uint64_t>i * ones) | highs) - sums) & highs
+    cdef int32_t k = <int32_t>(((below >> 7) * ones) >> 56)     # bytes wholly below the bit
+    cdef int32_t shift = k << 3
+    if k > 0:
+        i -= <int32_t>((sums >> (shift - 8)) & 0xFF)
+    x = (x >> shift) & 0xFF
     while i > 0:
         x &= x - 1
         i -= 1
-    return pos + ctz64(x)
+    return shift + ctz64(x)
 
 
 cdef inline int32_t bits_select(const uint64_t* b, const int32_t* counts, int32_t i) noexcept nogil:
