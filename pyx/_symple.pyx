@@ -23,8 +23,10 @@ Everything is kept incrementally in the core:
   marked chain.  ``avail`` starts as ``libs[mover]``; when a chain grows, its
   liberties are struck out: one walk over its members marks them, and their
   neighbours go with a few word-parallel shifts (O(own stones) per turn in
-  all).  The grow is maximal exactly when ``avail`` is empty.  Stones placed
-  this turn never add cells to ``avail``.
+  all).  ``navail`` counts ``avail`` (the shifts report how many they strike),
+  so a playout draws among the grow stones without counting words, and the
+  grow is maximal exactly when ``navail`` is 0.  Stones placed this turn
+  never add cells to ``avail``.
 
 The set of legal grows does not depend on the order of the stones: a set S of
 empty cells is a legal grow iff every cell of S touches a start-of-turn chain,
@@ -39,7 +41,7 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 from ludens._bits cimport (bit_clear, bit_get, bit_set, bits_count, bits_counts, bits_list, bits_select,
                           bits_select_scan, ctz64, popcount64)
 from ludens._board cimport Board, Geometry
-from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
+from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_clear
 from ludens._rng cimport Rng, splitmix64
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
                             playout_running)
@@ -160,10 +162,15 @@ cdef void _end_turn(SympleCore* s, const SympleGeom* g) noexcept nogil:
 cdef int32_t _strike_neighbours(uint64_t* bits, const uint64_t* mark, const SympleGeom* g) noexcept nogil:
     """Clear from ``bits`` every cell next to a cell of ``mark`` (bit-parallel:
     cells are numbered row by row, so neighbours are shifts by 1 and by n);
-    return how many were set."""
-    cdef int32_t w, n = g.n, nw = g.nwords, cleared = 0
+    return how many were set.  ``mark`` is not empty; only the words it spans
+    and one either side (n < 64) can change."""
+    cdef int32_t w, n = g.n, nw = g.nwords, cleared = 0, first = 0, last = g.nwords - 1
     cdef uint64_t x, lo, hi, nb
-    for w in range(nw):
+    while mark[first] == 0:
+        first += 1
+    while mark[last] == 0:
+        last -= 1
+    for w in range(first - 1 if first > 0 else 0, last + 2 if last + 2 < nw else nw):
         x = mark[w]
         lo = mark[w - 1] if w > 0 else 0
         hi = mark[w + 1] if w + 1 < nw else 0
@@ -178,18 +185,20 @@ cdef int32_t _strike_neighbours(uint64_t* bits, const uint64_t* mark, const Symp
 
 cdef void _grow_stone(SympleCore* s, const SympleGeom* g, int32_t c) noexcept nogil:
     """Place a legal grow stone; end the grow when it is maximal."""
-    cdef int32_t colour = s.h.to_move
-    cdef int16_t roots[8]
-    cdef int32_t n = chains_adjacent(&s.ch, &g.geo, c, colour, roots)
-    cdef int32_t i, r, m, root
+    cdef int32_t colour = s.h.to_move, k, r, m, root
     cdef uint64_t mark[WORDS]
     cdef bint marked = False
-    for i in range(n):
-        r = roots[i]
+    for k in range(4):
+        if s.ch.colour[g.nb4[c][k]] != colour:
+            continue
+        r = s.ch.root[g.nb4[c][k]]
         if s.grew[r]:
-            continue            # touched through a fresh stone only (c is legal)
+            continue            # touched through a fresh stone (c is legal), or walked already
         # The start-of-turn chain r grows now: none of its liberties may be used
         # any more.  Mark its stones, then strike their neighbours at once.
+        # (Its root is flagged at once, so a second neighbour in it is skipped;
+        # the flags of roots that the merge below demotes are never read.)
+        s.grew[r] = 1
         if not marked:
             memset(mark, 0, g.nwords * sizeof(uint64_t))
             marked = True
