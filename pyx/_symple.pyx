@@ -23,8 +23,10 @@ Everything is kept incrementally in the core:
   marked chain.  ``avail`` starts as ``libs[mover]``; when a chain grows, its
   liberties are struck out: one walk over its members marks them, and their
   neighbours go with a few word-parallel shifts (O(own stones) per turn in
-  all).  The grow is maximal exactly when ``avail`` is empty.  Stones placed
-  this turn never add cells to ``avail``.
+  all).  ``navail`` counts ``avail`` (the shifts report how many they strike),
+  so a playout draws among the grow stones without counting words, and the
+  grow is maximal exactly when ``navail`` is 0.  Stones placed this turn
+  never add cells to ``avail``.
 
 The set of legal grows does not depend on the order of the stones: a set S of
 empty cells is a legal grow iff every cell of S touches a start-of-turn chain,
@@ -37,10 +39,10 @@ from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 from cpython.exc cimport PyErr_CheckSignals
 
-from ludens._bits cimport (bit_clear, bit_get, bit_set, bits_any, bits_counts, bits_list, bits_select,
-                          ctz64)
+from ludens._bits cimport (bit_clear, bit_get, bit_set, bits_count, bits_counts, bits_list, bits_select,
+                          bits_select_scan, ctz64, popcount64)
 from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
-from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
+from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_clear
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
                             playout_running, higher_of_two, two_player_returns)
@@ -88,7 +90,7 @@ ctypedef struct SympleCore:
     int32_t phase
     int32_t grown                 # someone has grown: Black's privilege is gone
     int32_t priv                  # the turn in progress is Black's privileged grow
-    int32_t _pad
+    int32_t navail                # during a grow: the number of cells in ``avail``
     uint64_t empty[WORDS]
     uint64_t libs[2][WORDS]       # empty cells next to a stone of each colour
     uint64_t avail[WORDS]         # during a grow: the legal grow stones
@@ -144,6 +146,7 @@ cdef void _end_turn(SympleCore* s, const SympleGeom* g) noexcept nogil:
                 x &= x - 1
             s.fresh[w] = 0
             s.avail[w] = 0
+        s.navail = 0
         memset(s.grew, 0, sizeof(s.grew))
         _set_phase(s, g, START)
         if s.priv:
@@ -158,35 +161,46 @@ cdef void _end_turn(SympleCore* s, const SympleGeom* g) noexcept nogil:
         s.h.hash ^= _z_turn(g, 1 - colour)
 
 
-cdef void _strike_neighbours(uint64_t* bits, const uint64_t* mark, const SympleGeom* g) noexcept nogil:
+cdef int32_t _strike_neighbours(uint64_t* bits, const uint64_t* mark, const SympleGeom* g) noexcept nogil:
     """Clear from ``bits`` every cell next to a cell of ``mark`` (bit-parallel:
-    cells are numbered row by row, so neighbours are shifts by 1 and by n)."""
-    cdef int32_t w, n = g.n, nw = g.nwords
+    cells are numbered row by row, so neighbours are shifts by 1 and by n);
+    return how many were set.  ``mark`` is not empty; only the words it spans
+    and one either side (n < 64) can change."""
+    cdef int32_t w, n = g.n, nw = g.nwords, cleared = 0, first = 0, last = g.nwords - 1
     cdef uint64_t x, lo, hi, nb
-    for w in range(nw):
+    while mark[first] == 0:
+        first += 1
+    while mark[last] == 0:
+        last -= 1
+    for w in range(first - 1 if first > 0 else 0, last + 2 if last + 2 < nw else nw):
         x = mark[w]
         lo = mark[w - 1] if w > 0 else 0
         hi = mark[w + 1] if w + 1 < nw else 0
         nb = (((x << 1) | (lo >> 63)) & g.not_first_col[w]) \
             | (((x >> 1) | (hi << 63)) & g.not_last_col[w]) \
             | (x << n) | (lo >> (64 - n)) | (x >> n) | (hi << (64 - n))
-        bits[w] &= ~nb
+        if bits[w] & nb:
+            cleared += popcount64(bits[w] & nb)
+            bits[w] &= ~nb
+    return cleared
 
 
 cdef void _grow_stone(SympleCore* s, const SympleGeom* g, int32_t c) noexcept nogil:
     """Place a legal grow stone; end the grow when it is maximal."""
-    cdef int32_t colour = s.h.to_move
-    cdef int16_t roots[8]
-    cdef int32_t n = chains_adjacent(&s.ch, &g.geo, c, colour, roots)
-    cdef int32_t i, r, m, root
+    cdef int32_t colour = s.h.to_move, k, r, m, root
     cdef uint64_t mark[WORDS]
     cdef bint marked = False
-    for i in range(n):
-        r = roots[i]
+    for k in range(4):
+        if s.ch.colour[g.nb4[c][k]] != colour:
+            continue
+        r = s.ch.root[g.nb4[c][k]]
         if s.grew[r]:
-            continue            # touched through a fresh stone only (c is legal)
+            continue            # touched through a fresh stone (c is legal), or walked already
         # The start-of-turn chain r grows now: none of its liberties may be used
         # any more.  Mark its stones, then strike their neighbours at once.
+        # (Its root is flagged at once, so a second neighbour in it is skipped;
+        # the flags of roots that the merge below demotes are never read.)
+        s.grew[r] = 1
         if not marked:
             memset(mark, 0, g.nwords * sizeof(uint64_t))
             marked = True
@@ -197,14 +211,16 @@ cdef void _grow_stone(SympleCore* s, const SympleGeom* g, int32_t c) noexcept no
             if m == r:
                 break
     if marked:
-        _strike_neighbours(s.avail, mark, g)
-    bit_clear(s.avail, c)
+        s.navail -= _strike_neighbours(s.avail, mark, g)
+    if bit_get(s.avail, c):
+        bit_clear(s.avail, c)
+        s.navail -= 1
     _put(s, g, c, colour)
     root = s.ch.root[c]
     s.grew[root] = 1
     bit_set(s.fresh, c)
     s.h.hash ^= g.z_fresh[c]
-    if bits_any(s.avail, g.nwords):
+    if s.navail > 0:
         s.h.turn_plies += 1
     elif s.priv and _any_plant(s, BLACK, g.nwords):
         _set_phase(s, g, PLANT)
@@ -231,6 +247,7 @@ cdef void _apply(SympleCore* s, const SympleGeom* g, int32_t a) noexcept nogil:
             s.grown = 1
             s.h.hash ^= g.z_grown
         memcpy(s.avail, s.libs[colour], sizeof(s.avail))
+        s.navail = bits_count(s.avail, g.nwords)
         _grow_stone(s, g, a)
     else:
         _put(s, g, a, colour)
@@ -344,10 +361,10 @@ cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_pli
                 return
             a = bits_select(s.empty, empty_count, i)
         elif s.phase == GROW:
-            i = playout_draw(rng, st, bits_counts(s.avail, g.nwords, counts))
+            i = playout_draw(rng, st, s.navail)
             if i < 0:
                 return
-            a = bits_select(s.avail, counts, i)
+            a = bits_select_scan(s.avail, i)
         else:
             for w in range(g.nwords):
                 plant[w] = s.empty[w] & ~s.libs[BLACK][w]
@@ -557,6 +574,41 @@ cdef class SympleState(State):
                     roots.add(s.ch.root[nb])
             edges.append((c, tuple(sorted(roots))))
         return edges
+
+    def _legal_sets(self, bint from_scratch=False):
+        """The incremental cell sets (for tests): ``empty``, ``libs`` per colour,
+        ``avail`` and its count ``navail``; with ``from_scratch`` recomputed from
+        the stones and this turn's marks alone, by the rule (a grow stone is an
+        empty cell next to a start-of-turn chain, none of whose chains it
+        touches has grown yet: touches a stone placed this turn)."""
+        cdef SympleCore* s = self._s()
+        cdef SympleGeom* g = self._g()
+        cdef int32_t n = g.ncells, c
+        if not from_scratch:
+            return {"empty": self._cells(s.empty), "libs": [self._cells(s.libs[0]), self._cells(s.libs[1])],
+                    "avail": self._cells(s.avail), "navail": s.navail}
+        nbrs = self.game.board.neighbours
+        colour = [s.ch.colour[c] for c in range(n)]
+        fresh = [bit_get(s.fresh, c) for c in range(n)]
+        empty = [c for c in range(n) if colour[c] == EMPTY]
+        libs = [[c for c in empty if any(colour[d] == k for d in nbrs(c))] for k in range(2)]
+        avail = []
+        if s.phase == GROW:
+            p = s.h.to_move
+            start = {}                       # old own stone -> its start-of-turn chain
+            for c in range(n):
+                if colour[c] == p and not fresh[c] and c not in start:
+                    start[c] = c
+                    todo = [c]
+                    while todo:
+                        for d in nbrs(todo.pop()):
+                            if colour[d] == p and not fresh[d] and d not in start:
+                                start[d] = c
+                                todo.append(d)
+            grown = {start[d] for c in range(n) if fresh[c] for d in nbrs(c) if d in start}
+            avail = [c for c in empty if any(d in start for d in nbrs(c))
+                     and not any(d in start and start[d] in grown for d in nbrs(c))]
+        return {"empty": empty, "libs": libs, "avail": avail, "navail": len(avail)}
 
     # -- turns ------------------------------------------------------------------
 
