@@ -14,7 +14,9 @@ from ludens._simulate import Rng
 from ludens._state import Game, State
 from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError
 from ludens.pictures import svg
+from ludens import records
 from ludens.simulation import SimulationResult, simulate
+from ludens.sweeps import sweep
 
 __version__ = "0.1.0"
 
@@ -30,6 +32,8 @@ __all__ = [
     "State",
     "games",
     "load",
+    "records",
     "simulate",
     "svg",
+    "sweep",
 ]

@@ -98,3 +98,14 @@ class Param:
         if self.optional:
             d["optional"] = True
         return d
+
+
+def in_force(game: Any) -> dict[str, Any]:
+    """``game.params`` with each optional integer parameter left at None
+    replaced by the value the game derived for it (Symple's ``penalty``,
+    Oust's ``size``), read from the game's attribute of the same name."""
+    params = dict(game.params)
+    for p in type(game).PARAMS:
+        if params.get(p.name) is None and p.kind is int and getattr(game, p.name, None) is not None:
+            params[p.name] = int(getattr(game, p.name))
+    return params

@@ -2,8 +2,8 @@
 
     ludens list
     ludens simulate GAME [-p key=value[,value...] ...] -n N [--seed S] [--threads T]
-                         [--max-plies M] [--csv FILE] [--json]
-    ludens play GAME [-p ...] [--vs random|human] [--seat 0|1] [--seed S]
+                         [--max-plies M] [--csv FILE] [--json] [--record FILE [--record-games K]]
+    ludens play GAME [-p ...] [--vs random|human] [--seat 0|1] [--seed S] [--save FILE]
     ludens replay FILE.jsonl[.gz] [--html OUT.html [--record N]]
     ludens render GAME [-p key=value ...] [--moves "m1 m2 ..."] [-o OUT.svg] [--size PX]
                        [--legal] [--no-coordinates] [--no-last-turn] [--no-labels]
@@ -22,7 +22,8 @@ import sys
 from typing import Any, Optional, Sequence, TextIO
 
 import ludens
-from ludens import benchmark, pictures, records
+from ludens import benchmark, pictures, records, sweeps
+from ludens._params import in_force
 from ludens._registry import game_class
 from ludens.errors import LudensError
 
@@ -60,8 +61,7 @@ def parse_params(game: str, items: Sequence[str]) -> list[dict[str, Any]]:
             axes[key] = [spec[key].parse(v, game) for v in texts]
         except LudensError as e:
             raise UsageError(str(e)) from None
-    keys = list(axes)
-    return [dict(zip(keys, combo)) for combo in itertools.product(*axes.values())] or [{}]
+    return sweeps.combinations(game, axes)
 
 
 def _one_game(args) -> ludens.Game:
@@ -84,6 +84,7 @@ def _load(game: str, params: dict[str, Any]) -> ludens.Game:
 def cmd_list(args, out: TextIO) -> int:
     for name, info in ludens.games().items():
         print(f"{name}  ({info['title']})", file=out)
+        shown = in_force(ludens.load(name))
         for key, p in info["params"].items():
             extra = ""
             if "range" in p:
@@ -91,7 +92,10 @@ def cmd_list(args, out: TextIO) -> int:
                 extra = f", {lo if lo is not None else ''}..{hi if hi is not None else ''}"
             if "choices" in p:
                 extra = ", one of " + "/".join(map(str, p["choices"]))
-            print(f"    {key} = {p['default']!r}  ({p['type']}{extra}) {p['doc']}", file=out)
+            default = repr(p["default"])
+            if p["default"] is None and shown.get(key) is not None:
+                default = f"None (= {shown[key]!r} with the other defaults)"
+            print(f"    {key} = {default}  ({p['type']}{extra}) {p['doc']}", file=out)
     return 0
 
 
@@ -105,14 +109,28 @@ def cmd_simulate(args, out: TextIO) -> int:
         raise UsageError("--threads must be at least 1")
     if args.max_plies is not None and args.max_plies < 0:
         raise UsageError("--max-plies must be non-negative")
-    results = []
+    if args.record_games < 0:
+        raise UsageError("--record-games must be non-negative")
+    results, sampled = [], []
     for params in combos:
         game = _load(args.game, params)
         res = ludens.simulate(game, args.n, seed=args.seed, threads=args.threads, max_plies=args.max_plies,
                               progress=not args.no_progress and not args.json)
         results.append((params, res))
+        if args.record:      # the first games of each combination, played again in Python
+            sampled += records.sample(game, args.seed, min(args.n, args.record_games), res.max_plies)
+    if args.record:
+        _save(args.record, sampled)
     if args.csv:
         _write_csv(args.csv, results)
+    if args.plot:
+        table = [row for params, res in results for row in sweeps.rows(_shown(params, res), res)]
+        try:
+            sweeps.plot(table, args.plot, title=f"{args.game}: {args.n} random games per point")
+        except ImportError as e:
+            raise UsageError(str(e)) from None
+        except (OSError, ValueError) as e:
+            raise UsageError(f"cannot write {args.plot}: {e}") from None
     if args.json:
         json.dump([res.summary() for _, res in results], out, indent=2)
         print(file=out)
@@ -136,6 +154,11 @@ def _write_csv(path: str, results) -> None:
                 w.writerow(list(params.values()) + list(row))
 
 
+def _shown(params: dict[str, Any], res: ludens.SimulationResult) -> dict[str, Any]:
+    """The swept parameters with the values in force (a default None shown as its real value)."""
+    return {k: res.params.get(k, v) for k, v in params.items()}
+
+
 def _sweep_table(results) -> str:
     keys = list(results[0][0])
     players = results[0][1].num_players
@@ -144,7 +167,8 @@ def _sweep_table(results) -> str:
     rows = []
     for params, res in results:
         s = res.summary()
-        cells = [str(params[k]) for k in keys] + [str(s["games"])]
+        shown = _shown(params, res)
+        cells = [str(shown[k]) for k in keys] + [str(s["games"])]
         for w in s["wins"]:
             lo, hi = w["ci95"]
             cells.append(f"{100 * w['rate']:.1f} ({100 * lo:.1f}-{100 * hi:.1f})")
@@ -168,8 +192,17 @@ def cmd_play(args, out: TextIO, inp: TextIO) -> int:
     game = _one_game(args)
     if args.seat is not None and not 0 <= args.seat < game.num_players:
         raise UsageError(f"--seat must be in 0..{game.num_players - 1}")
-    rng = ludens.Rng(args.seed)
     state = game.new_initial_state()
+    try:
+        return _play_session(args, game, state, out, inp)
+    finally:
+        if args.save:
+            _save(args.save, [records.from_state(state)])
+            print(f"saved the game ({len(state.turns)} turns) to {args.save}", file=out)
+
+
+def _play_session(args, game: ludens.Game, state: ludens.State, out: TextIO, inp: TextIO) -> int:
+    rng = ludens.Rng(args.seed)
     starts: list[int] = []                    # ply at which each turn started
     human = (lambda p: True) if args.vs == "human" else (lambda p: p == (args.seat or 0))
     print(f"{game!r}: you are {'every player' if args.vs == 'human' else f'player {args.seat or 0}'}. "
@@ -283,6 +316,13 @@ def _play(game: ludens.Game, moves: Sequence[str], where: str) -> ludens.State:
     return state
 
 
+def _save(path: str, recs) -> None:
+    try:
+        records.write(path, recs)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+
+
 def _write(path: str, text: str, out: Optional[TextIO] = None) -> None:
     if path == "-" and out is not None:
         out.write(text)
@@ -349,7 +389,12 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--max-plies", type=int, default=None, help="cut games after this many actions")
     s.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
     s.add_argument("--json", action="store_true", help="print the summaries as JSON")
+    s.add_argument("--plot", metavar="FILE", help="draw the win rates with their 95%% intervals to FILE "
+                   "(.png, .svg, .pdf; needs matplotlib)")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.add_argument("--record", metavar="FILE", help="write the records of a sample of games to FILE (.jsonl[.gz])")
+    s.add_argument("--record-games", type=int, default=100, metavar="K",
+                   help="games recorded per combination by --record: the first K (default 100)")
 
     p = sub.add_parser("play", help="play in the terminal", description="Play a game in the terminal.")
     game_args(p)
@@ -357,6 +402,7 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the opponent: a random player (default) or another human at this terminal")
     p.add_argument("--seat", type=int, default=None, help="your seat against the random player (default 0)")
     p.add_argument("--seed", type=int, default=0, help="seed of the random player")
+    p.add_argument("--save", metavar="FILE", help="write the game's record to FILE (.jsonl[.gz]) when it ends")
 
     r = sub.add_parser("replay", help="replay reference-format game records",
                        description="Replay records (JSON lines, optionally gzipped) and compare every position.")

@@ -21,6 +21,8 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
+from ludens import records
+from ludens._params import in_force
 from ludens._registry import load
 from ludens._simulate import run_chunk
 from ludens._state import Game, State
@@ -85,15 +87,17 @@ class SimulationResult:
         return self.n / self.seconds if self.seconds > 0 else float("inf")
 
     def summary(self) -> dict[str, Any]:
-        """Win and draw rates with 95% Wilson intervals, lengths, branching, scores."""
+        """Win, draw and truncation rates with 95% Wilson intervals, lengths,
+        branching, scores.  Every rate is over all ``games``: a truncated game
+        is neither a win nor a draw, so wins + draws + truncated = games."""
         n = self.n
         done = ~self.truncated
         finished = int(done.sum())
+        truncated = n - finished
         wins = []
         for p in range(self.num_players):
             k = int(((self.winner == p) & done).sum())
-            lo, hi = wilson_interval(k, finished)
-            wins.append({"player": p, "wins": k, "rate": k / finished if finished else 0.0, "ci95": (lo, hi)})
+            wins.append({"player": p, "wins": k, "rate": k / n if n else 0.0, "ci95": wilson_interval(k, n)})
         draws = int(((self.winner < 0) & done).sum())
         plies = self.plies.astype(np.float64)
         decisions = int(self.decisions.sum())
@@ -102,10 +106,11 @@ class SimulationResult:
             "params": self.params,
             "games": n,
             "finished": finished,
-            "truncated": int(self.truncated.sum()),
+            "truncated": truncated,
+            "truncated_rate": truncated / n if n else 0.0,
+            "truncated_ci95": wilson_interval(truncated, n),
             "wins": wins,
-            "draws": {"count": draws, "rate": draws / finished if finished else 0.0,
-                      "ci95": wilson_interval(draws, finished)},
+            "draws": {"count": draws, "rate": draws / n if n else 0.0, "ci95": wilson_interval(draws, n)},
             "plies": {"mean": float(plies.mean()) if n else 0.0,
                       "median": float(np.median(plies)) if n else 0.0,
                       "p95": float(np.percentile(plies, 95)) if n else 0.0},
@@ -130,6 +135,10 @@ class SimulationResult:
             lines.append(f"  player {w['player']} wins {w['rate']:7.2%}  (95% CI {lo:.2%} .. {hi:.2%})")
         lo, hi = s["draws"]["ci95"]
         lines.append(f"  draws          {s['draws']['rate']:7.2%}  (95% CI {lo:.2%} .. {hi:.2%})")
+        if s["truncated"]:
+            lo, hi = s["truncated_ci95"]
+            lines.append(f"  truncated      {s['truncated_rate']:7.2%}  (95% CI {lo:.2%} .. {hi:.2%}): "
+                         f"unfinished after {self.max_plies} plies, neither won nor drawn")
         p = s["plies"]
         lines.append(f"  plies mean {p['mean']:.1f}, median {p['median']:.0f}, p95 {p['p95']:.0f}; "
                      f"turns mean {s['turns_mean']:.1f}; branching {s['branching']:.1f}")
@@ -210,7 +219,8 @@ def _check_count(value: Any, what: str, lo: int) -> int:
 
 def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: Optional[int] = None,
              executor: Optional[Executor] = None, max_plies: Optional[int] = None,
-             progress: bool = False, chunk_size: Optional[int] = None) -> SimulationResult:
+             progress: bool = False, chunk_size: Optional[int] = None,
+             record: Optional[Union[str, "os.PathLike[str]"]] = None, record_games: int = 100) -> SimulationResult:
     """Play ``n`` uniformly random games in C and collect per-game results.
 
     ``game`` is a game name, a Game (games start from its initial state) or
@@ -220,6 +230,9 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
     ``client.get_executor()``, ...) runs the chunks instead.  ``max_plies``
     cuts games after that many atomic actions (reported as truncated; default:
     the game's own safety bound).  ``progress`` shows a tqdm bar per chunk.
+    ``record`` names a file (``.jsonl`` or ``.jsonl.gz``) that receives the
+    game records of the batch's first ``record_games`` games (played again
+    in Python on the same random streams; see ``ludens.records``).
     """
     source = _resolve(game)
     g = source.game if isinstance(source, State) else source
@@ -234,6 +247,7 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
         workers = threads if executor is None else max(threads, 8)
         chunk_size = max(1, min(2048, -(-n // (workers * 8)))) if n else 1
     chunk_size = _check_count(chunk_size, "chunk_size", 1)
+    record_games = _check_count(record_games, "record_games", 0)
     starts = list(range(0, n, chunk_size)) or [0]      # n = 0: one empty chunk gives the empty arrays
 
     bar = None
@@ -266,7 +280,9 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
     seconds = time.perf_counter() - t0
 
     arrays = {name: np.concatenate([parts[s][name] for s in starts]) for name in _ARRAYS}
-    return SimulationResult(game=g.name, params=g.params, seed=int(seed), max_plies=limit, seconds=seconds,
+    if record is not None:
+        records.write(record, records.sample(source, int(seed), min(n, record_games), limit))
+    return SimulationResult(game=g.name, params=in_force(g), seed=int(seed), max_plies=limit, seconds=seconds,
                             threads=threads, executor=None if executor is None else type(executor).__name__,
                             **arrays)
 
