@@ -1,9 +1,10 @@
 """Argument checks shared by the public entry points of the compiled modules."""
 
 import operator
+from typing import Any
 
 
-def index_in(value, lo: int, hi: int, what: str) -> int:
+def index_in(value: Any, lo: int, hi: int, what: str) -> int:
     """``value`` as an int in ``lo..hi``; ValueError naming ``what`` otherwise.
 
     Floats and other non-integers are refused rather than truncated, and huge

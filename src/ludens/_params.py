@@ -27,7 +27,7 @@ class Param:
     kind: type = int
     lo: Optional[int] = None
     hi: Optional[int] = None
-    choices: Optional[tuple] = None
+    choices: Optional[tuple[Any, ...]] = None
     optional: bool = False
     validate: Optional[Callable[[Any], Any]] = None
 
@@ -88,7 +88,7 @@ class Param:
         hi = "" if self.hi is None else str(self.hi)
         return f"{lo}..{hi}"
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         """A plain-dict description (for ``ludens.games()`` and the CLI)."""
         d: dict[str, Any] = {"default": self.default, "type": self.kind.__name__, "doc": self.doc}
         if self.lo is not None or self.hi is not None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from ludens import _hex, _oust, _storisende, _symple, _tiptoptoe, _wunchunk
+from ludens._state import Game
 from ludens.errors import ParameterError
 
 _GAMES = {cls.NAME: cls for cls in (_hex.HexGame, _hex.HoxGame, _symple.SympleGame, _oust.OustGame,
@@ -12,7 +13,27 @@ _GAMES = {cls.NAME: cls for cls in (_hex.HexGame, _hex.HoxGame, _symple.SympleGa
                                     _tiptoptoe.TipTopToeGame)}
 
 
-def load(name: str, **params: Any):
+# Type checkers see the game class of each name (names are case-insensitive
+# at run time; the last overload covers every other spelling).
+@overload
+def load(name: Literal["hex"], **params: Any) -> _hex.HexGame: ...
+@overload
+def load(name: Literal["hox"], **params: Any) -> _hex.HoxGame: ...
+@overload
+def load(name: Literal["symple"], **params: Any) -> _symple.SympleGame: ...
+@overload
+def load(name: Literal["oust"], **params: Any) -> _oust.OustGame: ...
+@overload
+def load(name: Literal["wunchunk"], **params: Any) -> _wunchunk.WunchunkGame: ...
+@overload
+def load(name: Literal["storisende"], **params: Any) -> _storisende.StorisendeGame: ...
+@overload
+def load(name: Literal["tiptoptoe"], **params: Any) -> _tiptoptoe.TipTopToeGame: ...
+@overload
+def load(name: str, **params: Any) -> Game: ...
+
+
+def load(name: str, **params: Any) -> Game:
     """The game ``name`` with ``params`` (defaults for the rest).
 
     Raises ParameterError (a ValueError) for an unknown game or a bad parameter.
@@ -21,7 +42,8 @@ def load(name: str, **params: Any):
         cls = _GAMES[name.strip().lower()]
     except (KeyError, AttributeError):
         raise ParameterError(f"unknown game {name!r}; games: {', '.join(sorted(_GAMES))}") from None
-    return cls(**params)
+    game: Game = cls(**params)
+    return game
 
 
 def games() -> dict[str, dict[str, Any]]:
@@ -32,7 +54,7 @@ def games() -> dict[str, dict[str, Any]]:
     }
 
 
-def game_class(name: str):
+def game_class(name: str) -> type[Game]:
     """The class behind ``load(name)`` (for parameter parsing in the CLI)."""
     if name not in _GAMES:
         raise ParameterError(f"unknown game {name!r}; games: {', '.join(sorted(_GAMES))}")

@@ -1,8 +1,11 @@
 """Stubs for Storisende's public extras (RULES.md § Storisende)."""
 
-from typing import Literal, Optional, TypedDict, Union
+from typing import Any, Literal, Optional, TypedDict, Union
 
 from ludens._state import Game, State
+
+KIND_LETTERS: str
+"""The letters of a hex's kind in records and positions: tile, territory, wall."""
 
 def modular_layout(modules: int, seed: int) -> list[tuple[int, int]]:
     """Centres (axial q, r) of the modules of a modular board, in placement order."""
@@ -33,6 +36,10 @@ class StorisendeGame(Game):
     def move_action(self, frm: Union[str, int], to: Union[str, int]) -> Optional[int]:
         """The move from ``frm`` to ``to`` (it moves as many pieces as steps); None if not on a line."""
     def decode(self, action: int) -> Decoded: ...
+
+    def new_initial_state(self) -> StorisendeState: ...
+    def new_state(self, position: dict[str, Any]) -> StorisendeState: ...
+    def deserialize_state(self, text: str) -> StorisendeState: ...
 
 class StorisendeState(State):
     def regions(self) -> list[Region]:

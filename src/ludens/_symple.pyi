@@ -1,6 +1,6 @@
 """Stubs for the public extras of ludens._symple (Symple, RULES.md § Symple)."""
 
-from typing import Iterator, Literal
+from typing import Any, Iterator, Literal
 
 from ludens._state import Game, State
 
@@ -15,6 +15,10 @@ class SympleGame(Game):
         """The penalty per chain in force (the size's default when the parameter is None)."""
     @property
     def size(self) -> int: ...
+
+    def new_initial_state(self) -> SympleState: ...
+    def new_state(self, position: dict[str, Any]) -> SympleState: ...
+    def deserialize_state(self, text: str) -> SympleState: ...
 
 class SympleState(State):
     @property

@@ -19,7 +19,7 @@ import itertools
 import json
 import os
 import sys
-from typing import Any, Optional, Sequence, TextIO
+from typing import Any, Iterable, NoReturn, Optional, Sequence, TextIO
 
 import ludens
 from ludens import benchmark, pictures, records, sweeps
@@ -33,7 +33,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line instead of usage + message
+    def error(self, message: str) -> NoReturn:  # one line instead of usage + message
         raise UsageError(f"{self.prog}: {message}")
 
 
@@ -64,7 +64,7 @@ def parse_params(game: str, items: Sequence[str]) -> list[dict[str, Any]]:
     return sweeps.combinations(game, axes)
 
 
-def _one_game(args) -> ludens.Game:
+def _one_game(args: argparse.Namespace) -> ludens.Game:
     """The game of ``args.game`` with ``-p`` parameters that name one value each."""
     combos = parse_params(args.game, args.param)
     if len(combos) != 1:
@@ -81,7 +81,7 @@ def _load(game: str, params: dict[str, Any]) -> ludens.Game:
 
 # -- list ---------------------------------------------------------------------
 
-def cmd_list(args, out: TextIO) -> int:
+def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     for name, info in ludens.games().items():
         print(f"{name}  ({info['title']})", file=out)
         shown = in_force(ludens.load(name))
@@ -101,7 +101,7 @@ def cmd_list(args, out: TextIO) -> int:
 
 # -- simulate -----------------------------------------------------------------
 
-def cmd_simulate(args, out: TextIO) -> int:
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     combos = parse_params(args.game, args.param)
     if args.n < 0:
         raise UsageError("-n must be non-negative")
@@ -111,7 +111,8 @@ def cmd_simulate(args, out: TextIO) -> int:
         raise UsageError("--max-plies must be non-negative")
     if args.record_games < 0:
         raise UsageError("--record-games must be non-negative")
-    results, sampled = [], []
+    results: Results = []
+    sampled: list[dict[str, Any]] = []
     for params in combos:
         game = _load(args.game, params)
         res = ludens.simulate(game, args.n, seed=args.seed, threads=args.threads, max_plies=args.max_plies,
@@ -141,7 +142,10 @@ def cmd_simulate(args, out: TextIO) -> int:
     return 0
 
 
-def _write_csv(path: str, results) -> None:
+Results = list[tuple[dict[str, Any], ludens.SimulationResult]]
+
+
+def _write_csv(path: str, results: Results) -> None:
     import csv
     with open(path, "w", newline="") as f:
         w = None
@@ -159,7 +163,7 @@ def _shown(params: dict[str, Any], res: ludens.SimulationResult) -> dict[str, An
     return {k: res.params.get(k, v) for k, v in params.items()}
 
 
-def _sweep_table(results) -> str:
+def _sweep_table(results: Results) -> str:
     keys = list(results[0][0])
     players = results[0][1].num_players
     head = keys + ["games"] + [f"p{p} win% (95% CI)" for p in range(players)] + \
@@ -176,7 +180,10 @@ def _sweep_table(results) -> str:
                   f"{s['branching']:.1f}", f"{s['playouts_per_second']:,.0f}"]
         rows.append(cells)
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
-    line = lambda r: "  ".join(c.rjust(w) for c, w in zip(r, widths))
+
+    def line(r: list[str]) -> str:
+        return "  ".join(c.rjust(w) for c, w in zip(r, widths))
+
     game = results[0][1].game
     return "\n".join([f"{game}: {results[0][1].n} games per row, seed {results[0][1].seed}",
                       line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
@@ -188,7 +195,7 @@ _PLAY_HELP = """Enter a whole turn in the game's notation (e.g. a cell name, or 
 Commands: moves (the legal turns), undo (take back your last turn), help, quit."""
 
 
-def cmd_play(args, out: TextIO, inp: TextIO) -> int:
+def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     game = _one_game(args)
     if args.seat is not None and not 0 <= args.seat < game.num_players:
         raise UsageError(f"--seat must be in 0..{game.num_players - 1}")
@@ -201,7 +208,7 @@ def cmd_play(args, out: TextIO, inp: TextIO) -> int:
             print(f"saved the game ({len(state.turns)} turns) to {args.save}", file=out)
 
 
-def _play_session(args, game: ludens.Game, state: ludens.State, out: TextIO, inp: TextIO) -> int:
+def _play_session(args: argparse.Namespace, game: ludens.Game, state: ludens.State, out: TextIO, inp: TextIO) -> int:
     rng = ludens.Rng(args.seed)
     starts: list[int] = []                    # ply at which each turn started
     human = (lambda p: True) if args.vs == "human" else (lambda p: p == (args.seat or 0))
@@ -262,7 +269,7 @@ def _play_session(args, game: ludens.Game, state: ludens.State, out: TextIO, inp
 
 # -- replay -------------------------------------------------------------------
 
-def cmd_replay(args, out: TextIO) -> int:
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     try:
         recs = list(records.read(args.file))
     except OSError as e:
@@ -288,7 +295,7 @@ def cmd_replay(args, out: TextIO) -> int:
     return 1 if failures else 0
 
 
-def _replay_page(args, recs: list, out: TextIO) -> int:
+def _replay_page(args: argparse.Namespace, recs: list[dict[str, Any]], out: TextIO) -> int:
     """Write the viewer page of one record: every position from the start."""
     if not 1 <= args.record <= len(recs):
         raise UsageError(f"--record {args.record}: {args.file} holds {len(recs)} record(s)")
@@ -316,7 +323,7 @@ def _play(game: ludens.Game, moves: Sequence[str], where: str) -> ludens.State:
     return state
 
 
-def _save(path: str, recs) -> None:
+def _save(path: str, recs: Iterable[dict[str, Any]]) -> None:
     try:
         records.write(path, recs)
     except OSError as e:
@@ -336,7 +343,7 @@ def _write(path: str, text: str, out: Optional[TextIO] = None) -> None:
 
 # -- render -------------------------------------------------------------------
 
-def cmd_render(args, out: TextIO) -> int:
+def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     if not args.size > 0:
         raise UsageError("--size must be positive")
     game = _one_game(args)
@@ -349,7 +356,7 @@ def cmd_render(args, out: TextIO) -> int:
 
 # -- bench --------------------------------------------------------------------
 
-def cmd_bench(args, out: TextIO) -> int:
+def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     names = args.games or list(ludens.games())
     for n in names:
         if n not in ludens.games():
@@ -375,7 +382,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="games, their parameters and defaults", description="List the games.")
 
-    def game_args(p):
+    def game_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("game", metavar="GAME", help="a game name (see 'ludens list')")
         p.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
                        help="a game parameter; simulate sweeps comma-separated values")

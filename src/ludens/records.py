@@ -108,7 +108,8 @@ def _position(state: State) -> dict[str, Any]:
     d = {k: v for k, v in state.to_json().items() if k not in ("game", "params", "to_move")}
     if not state.is_terminal():
         d["to_move"] = state.current_player + 1
-    return _plain(d)
+    plain: dict[str, Any] = _plain(d)
+    return plain
 
 
 def _version() -> str:
@@ -162,7 +163,7 @@ def _plain(x: Any) -> Any:
     return x
 
 
-def compare_position(state: State, expect: dict) -> list[str]:
+def compare_position(state: State, expect: dict[str, Any]) -> list[str]:
     """The differences between ``state`` and a recorded position (empty if none)."""
     problems = []
     got = state.to_json()
@@ -179,8 +180,8 @@ def compare_position(state: State, expect: dict) -> list[str]:
     return problems
 
 
-def replay(record: dict, params: Optional[dict] = None, stop_at_first: bool = True,
-           on_turn: Optional[Callable[[State, dict], None]] = None) -> ReplayResult:
+def replay(record: dict[str, Any], params: Optional[dict[str, Any]] = None, stop_at_first: bool = True,
+           on_turn: Optional[Callable[[State, dict[str, Any]], None]] = None) -> ReplayResult:
     """Play a record's moves in ludens, comparing the position after every turn.
 
     ``on_turn(state, recorded_state)``, if given, is called after each turn's
@@ -211,7 +212,7 @@ def replay(record: dict, params: Optional[dict] = None, stop_at_first: bool = Tr
     return result
 
 
-def _compare_result(state: State, result: dict, name: str) -> list[str]:
+def _compare_result(state: State, result: dict[str, Any], name: str) -> list[str]:
     problems = []
     if name in _FINAL_SCORES and result.get("scores") is not None:
         ours = [int(x) if float(x).is_integer() else float(x) for x in state.scores()]

@@ -54,7 +54,7 @@ class SimulationResult:
     """
 
     game: str
-    params: dict
+    params: dict[str, Any]
     seed: int
     max_plies: int
     returns: np.ndarray
@@ -75,7 +75,7 @@ class SimulationResult:
 
     @property
     def num_players(self) -> int:
-        return self.returns.shape[1]
+        return int(self.returns.shape[1])
 
     @property
     def mean_legal(self) -> np.ndarray:
@@ -169,7 +169,7 @@ class SimulationResult:
             cols[f"score_{p}"] = self.scores[:, p]
         return cols
 
-    def to_csv(self, path: Union[str, os.PathLike]) -> None:
+    def to_csv(self, path: Union[str, "os.PathLike[str]"]) -> None:
         """One row per game: index, winner, plies, turns, truncated, mean_legal, returns, scores."""
         cols = self._columns()
         with open(path, "w", newline="") as f:
@@ -178,7 +178,7 @@ class SimulationResult:
             for row in zip(*(c.tolist() for c in cols.values())):
                 w.writerow(row)
 
-    def to_pandas(self):
+    def to_pandas(self) -> Any:
         """The per-game table as a pandas DataFrame (needs pandas)."""
         try:
             import pandas as pd
@@ -192,11 +192,12 @@ def _cached_game(name: str, params_json: str) -> Game:
     return load(name, **json.loads(params_json))
 
 
-def _chunk_task(spec: tuple, seed: int, start: int, count: int, max_plies: int) -> dict:
+def _chunk_task(spec: tuple[str, str, str, Optional[str]], seed: int, start: int, count: int,
+                max_plies: int) -> dict[str, np.ndarray]:
     """A picklable unit of work: ``spec`` names the game, or carries a serialized state."""
-    kind, name, params_json, payload = spec
+    _, name, params_json, payload = spec
     game = _cached_game(name, params_json)
-    source = game if kind == "game" else game.deserialize_state(payload)
+    source = game if payload is None else game.deserialize_state(payload)
     return run_chunk(source, seed, start, count, max_plies)
 
 
@@ -256,11 +257,11 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
         bar = tqdm(total=n, unit="game", desc=g.name, leave=False)
 
     t0 = time.perf_counter()
-    parts: dict[int, dict] = {}
+    parts: dict[int, dict[str, np.ndarray]] = {}
     try:
         if executor is not None:
-            spec = ("game", g.name, json.dumps(g.params, sort_keys=True), None) if source is g else \
-                ("state", g.name, json.dumps(g.params, sort_keys=True), source.serialize())
+            payload = source.serialize() if isinstance(source, State) else None
+            spec = ("game" if payload is None else "state", g.name, json.dumps(g.params, sort_keys=True), payload)
             futures = {executor.submit(_chunk_task, spec, seed, s, min(chunk_size, n - s), limit): s
                        for s in starts}
             _collect(futures, parts, bar)
@@ -287,7 +288,7 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
                             **arrays)
 
 
-def _collect(futures: dict, parts: dict, bar) -> None:
+def _collect(futures: dict[Any, int], parts: dict[int, dict[str, np.ndarray]], bar: Any) -> None:
     from concurrent.futures import as_completed
     for fut in as_completed(futures):
         res = fut.result()
