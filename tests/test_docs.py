@@ -147,6 +147,15 @@ def test_the_cython_example_compiles_and_matches_python(tmp_path):
     finally:
         sys.path.remove(str(tmp_path))
 
+    # The page's session, as a doctest.
+    import doctest
+    session = rst_blocks((DOCS / "tutorials" / "cython.rst").read_text(), "pycon")
+    assert len(session) == 1
+    test = doctest.DocTestParser().get_doctest(session[0], {"flat_mc": flat_mc}, "cython.rst", None, 0)
+    runner = doctest.DocTestRunner()
+    runner.run(test)
+    assert runner.failures == 0 and runner.tries >= 5
+
     state = ludens.load("hex", size=4).new_initial_state()
     state.apply("b2")
     values = flat_mc.action_values(state, 30, seed=5)
