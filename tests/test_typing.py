@@ -17,6 +17,7 @@ PROGRAM = """
     reveal_type(ludens.load("tiptoptoe").labels)
     reveal_type(ludens.load("Hex"))
     reveal_type(ludens.simulate("hex", 10).winner)
+    reveal_type(ludens.sweep("hex", {"size": [3]}, n=1, frame=False))
     ludens.load("storisende").new_initial_state().phase + 1
 """
 
@@ -37,6 +38,7 @@ def test_load_is_typed_per_game(tmp_path):
         "ludens._state.Game",
     ], out + err
     assert "numpy.ndarray" in revealed[7]
+    assert revealed[8] == "list[dict[str, Any]]"
     # The only errors, on the last line: a phase is a string literal, not a number.
     errors = [line for line in out.splitlines() if ": error:" in line]
-    assert errors and all("program.py:12:" in e and "Literal[" in e for e in errors), out
+    assert errors and all("program.py:13:" in e and "Literal[" in e for e in errors), out

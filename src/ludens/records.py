@@ -8,8 +8,8 @@ and every extra field the record and ``State.to_json()`` both have (Symple
 ``grown`` and ``scores``, Oust ``pieces``, Wunchunk ``chunks`` and
 ``score_arrays``, Storisende ``scores``), then the result.  The same replay
 checks records of another implementation (the reference records) and
-ludens' own.  The format is described in the documentation's "Game records"
-page.
+ludens' own.  The format is described on the documentation's "The record
+format" page (docs/record-format.rst).
 """
 
 from __future__ import annotations
@@ -25,8 +25,9 @@ from ludens._simulate import Rng
 from ludens._state import Game, State
 from ludens.errors import LudensError
 
-# Fields of a recorded state that describe the turn rather than the position.
-_NOT_POSITION = {"mover", "events", "board", "to_move"}
+# Fields of a recorded state that describe the turn rather than the position
+# ("events": the reference implementation's; "actions": ludens').
+_NOT_POSITION = {"mover", "events", "actions", "board", "to_move"}
 # Records of these games end by the recording implementation's own extra rules:
 # compare positions and final scores, not whether the game is over.
 _OWN_ENDINGS = {"storisende"}

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from typing import Any, Iterable, Mapping, Optional, Sequence, Union
+from typing import Any, Iterable, Literal, Mapping, Optional, Sequence, Union, overload
 
 from ludens._params import in_force
 from ludens._registry import game_class, load
@@ -53,6 +53,14 @@ def rows(params: Mapping[str, Any], res: SimulationResult) -> list[Row]:
         out.append({**params, "seed": res.seed, "player": w["player"], "wins": w["wins"],
                     "win_rate": w["rate"], "win_low": lo, "win_high": hi, **common})
     return out
+
+
+@overload
+def sweep(game: str, axes: Optional[Mapping[str, Iterable[Any]]] = None, n: int = 10_000,
+          seed: Union[int, Sequence[int]] = 0, *, frame: Literal[False], **options: Any) -> list[Row]: ...
+@overload
+def sweep(game: str, axes: Optional[Mapping[str, Iterable[Any]]] = None, n: int = 10_000,
+          seed: Union[int, Sequence[int]] = 0, *, frame: Optional[bool] = None, **options: Any) -> Any: ...
 
 
 def sweep(game: str, axes: Optional[Mapping[str, Iterable[Any]]] = None, n: int = 10_000,
