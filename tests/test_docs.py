@@ -179,3 +179,19 @@ def test_the_cython_example_compiles_and_matches_python(tmp_path):
     over.apply("a1")
     with pytest.raises(ValueError, match="over"):
         flat_mc.action_values(over, 1)
+
+
+def test_readme_is_a_pypi_page():
+    """Absolute links only, into the repository named in [project.urls];
+    installation from PyPI comes before the clone; nothing outside the repository."""
+    text = (ROOT / "README.md").read_text()
+    repo = re.search(r'^Repository = "(https://github\.com/[^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
+    assert repo, "pyproject.toml names the repository in [project.urls]"
+    owner_name = repo.group(1).removeprefix("https://github.com/")
+    links = re.findall(r"\]\(([^)]+)\)", text)
+    assert links
+    for link in links:
+        assert link.startswith((repo.group(1) + "/", f"https://raw.githubusercontent.com/{owner_name}/")) \
+            or link == repo.group(1), link
+    assert "../" not in text and "RULES.md" not in text
+    assert text.index("pip install ludens") < text.index("pip install .")
