@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Tip-Top-Toe (RULES.md § Tip-Top-Toe).
+"""Tip-Top-Toe (rules: docs/games/tiptoptoe.rst).
 
 Nine houses of 3x3 squares; every square carries a number 1..39 (each middle
 square a number of its own, corner squares in pairs, side squares in threes).
@@ -275,7 +275,7 @@ HOUSE_NAMES = ("top-left", "top", "top-right", "left", "middle", "right",
 _KINDS = ("corner", "side", "middle")      # by how many of (row, col) are a house's middle line
 _KIND_COUNT = {"middle": 1, "corner": 2, "side": 3}
 
-# RULES.md's board, top row first.
+# The shipped numbering (docs/games/tiptoptoe.rst), top row first.
 SHIPPED = (
     (10, 11, 12, 13, 32, 14, 15, 16, 17),
     (18, 1, 19, 20, 2, 21, 32, 3, 22),
@@ -343,9 +343,9 @@ def _rows_from_dict(dict cells):
 def parse_labels(value):
     """A labelling as a tuple of 9 rows of 9 ints (top row first), structure checked.
 
-    Accepted forms: a 9x9 nested sequence of ints, top row first (RULES.md's
+    Accepted forms: a 9x9 nested sequence of ints, top row first (the docs'
     layout); a string with one row per line or per '/', numbers separated
-    by spaces, commas or '|', ruler lines of '-' and '+' ignored (so RULES.md's
+    by spaces, commas or '|', ruler lines of '-' and '+' ignored (so the docs'
     block can be pasted); a dict mapping all 81 cell names to their numbers.
     ValueError names the first problem found.
     """
@@ -417,13 +417,13 @@ _SHIPPED_TEXT = labels_text(SHIPPED)
 
 _LABELS = Param("labels", None,
                 "the numbering: 9 rows of 9 numbers, top row first (nested sequence, text "
-                "with rows split by '/' or newlines, or dict cell -> number); None: RULES.md's board",
+                "with rows split by '/' or newlines, or dict cell -> number); None: the shipped numbering",
                 kind=object, optional=True, validate=_validate_labels)
 _SWAP_PARAM = Param("swap", True, "pie rule: after Black's first turn White may swap seats", kind=bool)
 
 
 cdef class TipTopToeGame(Game):
-    """Tip-Top-Toe on a 9x9 board of numbered squares (RULES.md § Tip-Top-Toe).
+    """Tip-Top-Toe on a 9x9 board of numbered squares (rules: docs/games/tiptoptoe.rst).
 
     Parameters: ``labels`` (see ``parse_labels`` for the accepted forms; the
     game keeps the canonical text, rows top first joined by '/', or None for
@@ -507,7 +507,7 @@ cdef class TipTopToeGame(Game):
 
     def point_values(self):
         """The seed's strategy points of every number: the sum over its squares of
-        ``square_value`` (on RULES.md's board: 14 per side triple, 11 or 12 per corner pair)."""
+        ``square_value`` (on the shipped numbering: 14 per side triple, 11 or 12 per corner pair)."""
         out = {}
         for k in range(NUMBERS):
             out[k + 1] = sum([self.square_value(self.g.sq[k][j]) for j in range(self.g.nsq[k])])

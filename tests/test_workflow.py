@@ -96,6 +96,14 @@ def test_cli_plot(tmp_path):
     assert plot.read_text().lstrip().startswith("<?xml")
 
 
+def test_games_lists_the_values_in_force():
+    info = ludens.games()
+    assert info["symple"]["params"]["penalty"]["default"] is None
+    assert info["symple"]["params"]["penalty"]["in_force"] == 10
+    assert info["oust"]["params"]["size"]["in_force"] == 7
+    assert info["hex"]["params"]["size"]["in_force"] == 11 == info["hex"]["params"]["size"]["default"]
+
+
 def test_cli_list_shows_derived_defaults():
     p = run("list")
     assert p.returncode == 0

@@ -5,6 +5,7 @@ from __future__ import annotations
 from typing import Any, Literal, overload
 
 from ludens import _hex, _oust, _storisende, _symple, _tiptoptoe, _wunchunk
+from ludens._params import in_force
 from ludens._state import Game
 from ludens.errors import ParameterError
 
@@ -47,11 +48,16 @@ def load(name: str, **params: Any) -> Game:
 
 
 def games() -> dict[str, dict[str, Any]]:
-    """Every game: its title and its parameters with their defaults and ranges."""
-    return {
-        name: {"title": cls.TITLE, "params": {p.name: p.describe() for p in cls.PARAMS}}
-        for name, cls in sorted(_GAMES.items())
-    }
+    """Every game: its title and its parameters with their defaults and ranges;
+    ``in_force`` is the value each parameter takes when every parameter is
+    left at its default (a derived default such as Symple's penalty, None,
+    shows as the number it stands for)."""
+    out = {}
+    for name, cls in sorted(_GAMES.items()):
+        shown = in_force(cls())
+        out[name] = {"title": cls.TITLE,
+                     "params": {p.name: {**p.describe(), "in_force": shown[p.name]} for p in cls.PARAMS}}
+    return out
 
 
 def game_class(name: str) -> type[Game]:

@@ -1,4 +1,4 @@
-"""Stubs for Storisende's public extras (RULES.md § Storisende)."""
+"""Stubs for Storisende's public extras (rules: docs/games/storisende.rst)."""
 
 from typing import Any, Literal, Optional, TypedDict, Union
 

@@ -1,11 +1,11 @@
-"""Stubs for the public extras of ludens._symple (Symple, RULES.md § Symple)."""
+"""Stubs for the public extras of ludens._symple (Symple, rules: docs/games/symple.rst)."""
 
 from typing import Any, Iterator, Literal
 
 from ludens._state import Game, State
 
 def default_penalty(n: int) -> int:
-    """RULES.md's default penalty for an n x n board (4, 6, 10 at 9, 13, 19)."""
+    """The default penalty for an n x n board (4, 6, 10 at 9, 13, 19)."""
 
 PHASES: tuple[str, str, str]
 

@@ -1,4 +1,4 @@
-"""Stubs for Tip-Top-Toe's public extras (RULES.md § Tip-Top-Toe)."""
+"""Stubs for Tip-Top-Toe's public extras (rules: docs/games/tiptoptoe.rst)."""
 
 from typing import Any, Mapping, Sequence, Union
 

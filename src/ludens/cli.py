@@ -23,7 +23,6 @@ from typing import Any, Iterable, NoReturn, Optional, Sequence, TextIO
 
 import ludens
 from ludens import benchmark, pictures, records, sweeps
-from ludens._params import in_force
 from ludens._registry import game_class
 from ludens.errors import LudensError
 
@@ -84,7 +83,6 @@ def _load(game: str, params: dict[str, Any]) -> ludens.Game:
 def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     for name, info in ludens.games().items():
         print(f"{name}  ({info['title']})", file=out)
-        shown = in_force(ludens.load(name))
         for key, p in info["params"].items():
             extra = ""
             if "range" in p:
@@ -93,8 +91,8 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             if "choices" in p:
                 extra = ", one of " + "/".join(map(str, p["choices"]))
             default = repr(p["default"])
-            if p["default"] is None and shown.get(key) is not None:
-                default = f"None (= {shown[key]!r} with the other defaults)"
+            if p["default"] is None and p["in_force"] is not None:
+                default = f"None (= {p['in_force']!r} with the other defaults)"
             print(f"    {key} = {default}  ({p['type']}{extra}) {p['doc']}", file=out)
     return 0
 
