@@ -9,10 +9,13 @@
 """
 
 from ludens._board import Board
+from ludens._mcts import MCTS
 from ludens._registry import games, load
 from ludens._simulate import Rng
 from ludens._state import Game, State
 from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError
+from ludens import bots
+from ludens.matches import MatchResult, match
 from ludens.pictures import svg
 from ludens import records
 from ludens.simulation import SimulationResult, simulate
@@ -25,13 +28,17 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "LudensError",
+    "MCTS",
+    "MatchResult",
     "NotationError",
     "ParameterError",
     "Rng",
     "SimulationResult",
     "State",
+    "bots",
     "games",
     "load",
+    "match",
     "records",
     "simulate",
     "svg",
