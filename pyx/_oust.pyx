@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Oust (RULES.md § Oust) on a hexhex or a square board.
+"""Oust (rules: docs/games/oust.rst) on a hexhex or a square board.
 
 Actions: a cell index places a stone of the mover's colour there;
 ``num_cells`` is PASS.  A placement is *silent* when the cell touches no
@@ -487,7 +487,7 @@ _SIZE_RANGE = {"hexhex": (HEX_SIDES_MIN, HEX_SIDES_MAX), "square": (SQUARE_MIN, 
 
 
 cdef class OustGame(Game):
-    """Oust on a hexhex board (default side 7) or a square board (RULES.md § Oust).
+    """Oust on a hexhex board (default side 7) or a square board (rules: docs/games/oust.rst).
 
     ``size`` defaults by board: 7 for ``board="hexhex"``, 11 for ``board="square"``.
     """

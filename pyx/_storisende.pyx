@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Storisende (RULES.md § Storisende).
+"""Storisende (rules: docs/games/storisende.rst).
 
 Every hex is a tile, territory or wall and may hold one stack of one colour.
 Colours are 0-based here, as in all code; RULES.md, positions (digits) and
@@ -487,7 +487,7 @@ KIND_LETTERS = "vtw"
 
 
 cdef class StorisendeGame(Game):
-    """Storisende on a hexhex, modular or custom board (RULES.md § Storisende)."""
+    """Storisende on a hexhex, modular or custom board (rules: docs/games/storisende.rst)."""
 
     NAME = "storisende"
     TITLE = "Storisende"

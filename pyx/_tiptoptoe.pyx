@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Tip-Top-Toe (RULES.md § Tip-Top-Toe).
+"""Tip-Top-Toe (rules: docs/games/tiptoptoe.rst).
 
 Nine houses of 3x3 squares; every square carries a number 1..39 (each middle
 square a number of its own, corner squares in pairs, side squares in threes).
@@ -279,13 +279,13 @@ def _validate_labels(value):
 
 _LABELS = Param("labels", None,
                 "the numbering: 9 rows of 9 numbers, top row first (nested sequence, text "
-                "with rows split by '/' or newlines, or dict cell -> number); None: RULES.md's board",
+                "with rows split by '/' or newlines, or dict cell -> number); None: the shipped numbering",
                 kind=object, optional=True, validate=_validate_labels)
 _SWAP_PARAM = Param("swap", True, "pie rule: after Black's first turn White may swap seats", kind=bool)
 
 
 cdef class TipTopToeGame(Game):
-    """Tip-Top-Toe on a 9x9 board of numbered squares (RULES.md § Tip-Top-Toe).
+    """Tip-Top-Toe on a 9x9 board of numbered squares (rules: docs/games/tiptoptoe.rst).
 
     Parameters: ``labels`` (see ``parse_labels`` for the accepted forms; the
     game keeps the canonical text, rows top first joined by '/', or None for
@@ -371,7 +371,7 @@ cdef class TipTopToeGame(Game):
 
     def point_values(self):
         """The seed's strategy points of every number: the sum over its squares of
-        ``square_value`` (on RULES.md's board: 14 per side triple, 11 or 12 per corner pair)."""
+        ``square_value`` (on the shipped numbering: 14 per side triple, 11 or 12 per corner pair)."""
         out = {}
         for k in range(NUMBERS):
             out[k + 1] = sum([self.square_value(self.g.sq[k][j]) for j in range(self.g.nsq[k])])
