@@ -12,6 +12,7 @@ from ludens._board import Board
 from ludens._registry import games, load
 from ludens._simulate import Rng
 from ludens._state import Game, State
+from ludens._vector import VectorEnv
 from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError
 from ludens.pictures import svg
 from ludens.simulation import SimulationResult, simulate
@@ -28,6 +29,7 @@ __all__ = [
     "Rng",
     "SimulationResult",
     "State",
+    "VectorEnv",
     "games",
     "load",
     "simulate",
