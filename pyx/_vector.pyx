@@ -185,7 +185,21 @@ cdef class VectorEnv:
 
     * ``observations`` float32 ``[num_envs, *game.observation_shape]``: the
       planes of ``state.observation_tensor()`` seen by the player to move
-      (docs/observations.md says what each plane of each game means);
+      (docs/observations.md has the details), "own" meaning the colour the
+      mover plays:
+
+      - hex: own, opponent's, empty, all ones if own colour joins top and
+        bottom; hox adds cells labelled H, O, X and the cells the next stone
+        may take;
+      - symple: own, opponent's, empty, placed this turn, legal cells, all
+        ones while Black's privilege lives;
+      - oust: own, opponent's, empty;
+      - wunchunk (P players): each colour's stones in turn order from the
+        mover's, empty, board cells, stones left in the turn (a count);
+      - storisende: own and opponent's stack heights, tile, territory, wall,
+        board hexes, setup phase, the previous turn was a pass;
+      - tiptoptoe: own, opponent's, empty, numbers labelling 1 / 2 / 3
+        squares, number / 39, houses occupied by the mover / the opponent;
     * ``info["legal_action_mask"]`` bool ``[num_envs, num_actions]`` and
       ``info["current_player"]`` int32 ``[num_envs]``: the seat to move;
     * ``rewards`` float32 ``[num_envs, num_players]`` by seat: the game's

@@ -326,3 +326,16 @@ def test_many_envs_come_and_go():
         env.step(env.random_actions())
         del env
     assert threading.active_count() < 5
+
+
+def test_observation_planes_are_documented_for_every_game():
+    from pathlib import Path
+    text = (Path(__file__).resolve().parents[1] / "docs" / "observations.md").read_text()
+    for name in ludens.games():
+        planes = ludens.load(name).observation_shape[0]
+        if name == "wunchunk":
+            assert ludens.load(name, players=3).observation_shape[0] == 6
+            assert '`"wunchunk"`: players + 3 planes' in text and "| P+2 |" in text
+        else:
+            assert f'`"{name}"`: {planes}' in text, f"docs/observations.md: no {planes} planes for {name}"
+            assert f"| {planes - 1} |" in text or f", {planes - 1} |" in text
