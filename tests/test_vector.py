@@ -334,7 +334,7 @@ def test_observation_planes_are_documented_for_every_game():
     for name in ludens.games():
         planes = ludens.load(name).observation_shape[0]
         if name == "wunchunk":
-            assert ludens.load(name, players=3).observation_shape[0] == 6
+            assert ludens.load(name, players=3, size=7).observation_shape[0] == 6
             assert '`"wunchunk"`: players + 3 planes' in text and "| P+2 |" in text
         else:
             assert f'`"{name}"`: {planes}' in text, f"docs/observations.md: no {planes} planes for {name}"
