@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from support import import_extra
 
-gym = pytest.importorskip("gymnasium")
+gym = import_extra("gymnasium")
 from gymnasium.utils.env_checker import check_env  # noqa: E402
 
 import ludens  # noqa: E402

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import numpy as np
 import pytest
+from support import import_extra
 
-pyspiel = pytest.importorskip("pyspiel")
+pyspiel = import_extra("pyspiel")
 from open_spiel.python.algorithms import mcts  # noqa: E402
 
 import ludens  # noqa: E402

@@ -6,8 +6,9 @@ import copy
 
 import numpy as np
 import pytest
+from support import import_extra
 
-pytest.importorskip("pettingzoo")
+import_extra("pettingzoo")
 from pettingzoo.test import api_test, seed_test  # noqa: E402
 
 import ludens  # noqa: E402

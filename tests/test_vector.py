@@ -339,3 +339,12 @@ def test_observation_planes_are_documented_for_every_game():
         else:
             assert f'`"{name}"`: {planes}' in text, f"docs/observations.md: no {planes} planes for {name}"
             assert f"| {planes - 1} |" in text or f", {planes - 1} |" in text
+
+
+def test_the_core_imports_no_framework():
+    import subprocess
+    import sys
+    code = ("import sys, ludens; ludens.VectorEnv('hex', 2, seed=0);"
+            "print(sorted(m for m in ('pettingzoo', 'gymnasium', 'pyspiel', 'jax') if m in sys.modules))")
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
+    assert out.strip() == "[]"
