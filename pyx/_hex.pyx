@@ -108,9 +108,8 @@ cdef int32_t hex_legal(const void* core, const void* geom, int32_t* out) noexcep
     cdef const HexGeom* g = <const HexGeom*>geom
     cdef int32_t c, n = 0, label = s.stones % g.nlabels
     for c in range(g.ncells):
-        if s.cell[c] == EMPTY and g.seq[c] == label:
-            out[n] = c
-            n += 1
+        out[n] = c              # branch-free: on a random board the test is unpredictable
+        n += (s.cell[c] == EMPTY) & (g.seq[c] == label)
     if _swap_available(s, g):
         out[n] = g.swap_action
         n += 1
@@ -162,20 +161,26 @@ cdef uint64_t hex_hash_full(const void* core, const void* geom) noexcept nogil:
     return z
 
 
+cdef float ZERO_ONE[2]         # a condition as a float without a branch
+ZERO_ONE[0] = 0.0
+ZERO_ONE[1] = 1.0
+
+
 cdef void hex_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Planes: own stones, opponent's stones, empty, "connects top and bottom";
     # Hox adds its H, O, X label planes and the cells the next stone may take.
     cdef const HexCore* s = <const HexCore*>core
     cdef const HexGeom* g = <const HexGeom*>geom
     cdef int32_t area = g.geo.width * g.geo.height, c, at
+    cdef int8_t v
+    cdef float joins = g.rows_edges[colour]
     for c in range(g.ncells):
         at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
-        if s.cell[c] == EMPTY:
-            out[2 * area + at] = 1.0
-        else:
-            out[(0 if s.cell[c] == colour else 1) * area + at] = 1.0
-        if g.rows_edges[colour]:
-            out[3 * area + at] = 1.0
+        v = s.cell[c]           # branch-free stores: a random board's cells are unpredictable
+        out[at] = ZERO_ONE[v == colour]
+        out[area + at] = ZERO_ONE[v == 1 - colour]
+        out[2 * area + at] = ZERO_ONE[v == EMPTY]
+        out[3 * area + at] = joins
         if g.nlabels == 3:
             out[(4 + g.seq[c]) * area + at] = 1.0
             if s.h.to_move >= 0 and _placeable(s, g, c):

@@ -60,7 +60,8 @@ ctypedef struct Batch:
     int32_t* nhash
     uint8_t* has_origin      # 1: game i started from a set_state() position
     RngState* rngs
-    int32_t* scratch         # [threads, num_actions] legal-action lists
+    int32_t* legal           # [N, num_actions] each game's legal actions (write_view keeps them)
+    int32_t* nlegal
     float* obs
     float* final_obs
     uint8_t* mask
@@ -75,7 +76,7 @@ ctypedef struct Batch:
 
 ctypedef struct Worker:
     Batch* b
-    int32_t lo, hi, tid
+    int32_t lo, hi
     PyThread_type_lock go      # released by the caller to start a job
     PyThread_type_lock done    # released by the worker when its job is done
 
@@ -94,23 +95,25 @@ cdef void reset_one(Batch* b, int32_t i) noexcept nogil:
         b.nhash[i] = 1
 
 
-cdef void write_view(Batch* b, int32_t i, int32_t* buf) noexcept nogil:
-    """Observation (from the mover's view), mask and seat to move of live game i."""
+cdef void write_view(Batch* b, int32_t i) noexcept nogil:
+    """Observation (from the mover's view), mask, seat to move and legal list of live game i."""
     cdef char* core = core_of(b, i)
     cdef Header* h = <Header*>core
     cdef float* row = b.obs + <size_t>i * b.obs_size
     cdef uint8_t* mask = b.mask + <size_t>i * b.num_actions
+    cdef int32_t* legal = b.legal + <size_t>i * b.num_actions
     cdef int32_t k, n
     memset(row, 0, sizeof(float) * b.obs_size)
     b.R.observe(core, b.geom, h.to_move, row)
     memset(mask, 0, b.num_actions)
-    n = b.R.legal(core, b.geom, buf)
+    n = b.R.legal(core, b.geom, legal)
+    b.nlegal[i] = n
     for k in range(n):
-        mask[buf[k]] = 1
+        mask[legal[k]] = 1
     b.player[i] = h.to_move ^ h.swapped
 
 
-cdef void step_one(Batch* b, int32_t i, int32_t* buf) noexcept nogil:
+cdef void step_one(Batch* b, int32_t i) noexcept nogil:
     cdef char* core = core_of(b, i)
     cdef Header* h = <Header*>core
     cdef int32_t a = b.actions_in[i], mover = h.to_move, p
@@ -139,22 +142,24 @@ cdef void step_one(Batch* b, int32_t i, int32_t* buf) noexcept nogil:
             for p in range(b.num_players):
                 rew[p] = <float>vals[p ^ h.swapped]
         reset_one(b, i)
-    write_view(b, i, buf)
+    write_view(b, i)
 
 
-cdef void run_block(Batch* b, int32_t lo, int32_t hi, int32_t tid) noexcept nogil:
-    cdef int32_t* buf = b.scratch + <size_t>tid * b.num_actions
-    cdef int32_t i, n
+cdef void run_block(Batch* b, int32_t lo, int32_t hi) noexcept nogil:
+    cdef int32_t i
     if b.job == JOB_STEP:
         for i in range(lo, hi):
-            step_one(b, i, buf)
+            step_one(b, i)
     elif b.job == JOB_RANDOM:
         for i in range(lo, hi):
-            n = b.R.legal(core_of(b, i), b.geom, buf)
-            b.actions_out[i] = buf[rng_below(&b.rngs[i], <unsigned int>n)]
+            if b.nlegal[i] > 0:
+                b.actions_out[i] = b.legal[<size_t>i * b.num_actions
+                                           + rng_below(&b.rngs[i], <unsigned int>b.nlegal[i])]
+            else:                    # a live game without legal actions (a rules bug): step refuses it
+                b.actions_out[i] = -1
     elif b.job == JOB_VIEW:
         for i in range(lo, hi):
-            write_view(b, i, buf)
+            write_view(b, i)
 
 
 cdef void worker_main(void* arg) noexcept nogil:
@@ -164,7 +169,7 @@ cdef void worker_main(void* arg) noexcept nogil:
         if w.b.job == JOB_STOP:
             PyThread_release_lock(w.done)
             return
-        run_block(w.b, w.lo, w.hi, w.tid)
+        run_block(w.b, w.lo, w.hi)
         PyThread_release_lock(w.done)
 
 
@@ -282,11 +287,12 @@ cdef class VectorEnv:
         b.nhash = <int32_t*>calloc(n, sizeof(int32_t))
         b.has_origin = <uint8_t*>calloc(n, 1)
         b.rngs = <RngState*>calloc(n, sizeof(RngState))
-        b.scratch = <int32_t*>calloc(<size_t>self.threads * max(1, b.num_actions), sizeof(int32_t))
+        b.legal = <int32_t*>calloc(n * max(1, b.num_actions), sizeof(int32_t))
+        b.nlegal = <int32_t*>calloc(n, sizeof(int32_t))
         if b.hcap:
             b.hashes = <uint64_t*>calloc(n * b.hcap, sizeof(uint64_t))
         if (b.cores == NULL or b.hist == NULL or b.nhist == NULL or b.ply == NULL or b.nhash == NULL
-                or b.has_origin == NULL or b.rngs == NULL or b.scratch == NULL
+                or b.has_origin == NULL or b.rngs == NULL or b.legal == NULL or b.nlegal == NULL
                 or (b.hcap and b.hashes == NULL)):
             raise MemoryError(f"VectorEnv: not enough memory for {n} games")
         shape = (self.num_envs,) + tuple(g.observation_shape)
@@ -315,7 +321,6 @@ cdef class VectorEnv:
             raise MemoryError()
         for k in range(t):
             self.workers[k].b = &self.b
-            self.workers[k].tid = k
             self.workers[k].lo = <int32_t>(<int64_t>self.num_envs * k // t)
             self.workers[k].hi = <int32_t>(<int64_t>self.num_envs * (k + 1) // t)
         for k in range(1, t):
@@ -337,7 +342,7 @@ cdef class VectorEnv:
         with nogil:
             for k in range(1, self.nstarted + 1):
                 PyThread_release_lock(self.workers[k].go)
-            run_block(&self.b, self.workers[0].lo, self.workers[0].hi, 0)
+            run_block(&self.b, self.workers[0].lo, self.workers[0].hi)
             for k in range(1, self.nstarted + 1):
                 PyThread_acquire_lock(self.workers[k].done, WAIT_LOCK)
 
@@ -352,7 +357,8 @@ cdef class VectorEnv:
                     PyThread_free_lock(self.workers[k].done)
             free(self.workers)
         free(self.b.cores); free(self.b.hist); free(self.b.nhist); free(self.b.ply)
-        free(self.b.nhash); free(self.b.has_origin); free(self.b.rngs); free(self.b.scratch)
+        free(self.b.nhash); free(self.b.has_origin); free(self.b.rngs); free(self.b.legal)
+        free(self.b.nlegal)
         free(self.b.hashes)
 
     # -- the API ------------------------------------------------------------
@@ -499,7 +505,7 @@ cdef class VectorEnv:
             memcpy(self.b.hashes + <size_t>k * self.b.hcap, state._turn_hash,
                    sizeof(uint64_t) * (state._nturns + 1))
             self.b.nhash[k] = state._nturns + 1
-        write_view(&self.b, k, self.b.scratch)
+        write_view(&self.b, k)
 
     cdef int32_t _index(self, i) except -1:
         return _int_in(i, 0, self.num_envs - 1, "env index")
