@@ -29,8 +29,6 @@ import subprocess
 import sys
 import time
 
-import numpy as np
-
 import ludens
 
 
@@ -134,7 +132,7 @@ def pettingzoo_rate(seconds: float, repeat: int) -> float:
                 if terminated or truncated:
                     env.step(None)
                     continue
-                acts = np.flatnonzero(obs["action_mask"])
+                acts = obs["action_mask"].nonzero()[0]
                 env.step(acts[rng.below(len(acts))])
                 actions += 1
         return actions, elapsed

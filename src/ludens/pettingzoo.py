@@ -97,19 +97,18 @@ class LudensAECEnv(_pz.AECEnv):
         state = self.state
         state.apply_action(action)
         self._cumulative_rewards[agent] = 0.0
-        rewards = self.rewards
-        for a in rewards:
-            rewards[a] = 0.0
-        if state.is_terminal():
+        # Rewards are 0 until the step that ends the game, after which only dead steps follow.
+        player = state.current_player
+        if player >= 0 and state.ply < self.max_plies:
+            self.agent_selection = self.possible_agents[player]
+        elif player < 0:
             for a, r in zip(self.possible_agents, state.returns()):
-                rewards[a] = float(r)
+                self.rewards[a] = float(r)
                 self.terminations[a] = True
-        elif state.ply >= self.max_plies:
+            self._accumulate_rewards()
+        else:
             for a in self.agents:
                 self.truncations[a] = True
-        else:
-            self.agent_selection = self.possible_agents[state.current_player]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
