@@ -118,3 +118,22 @@ def test_render_svg_and_bot_specs():
     except ImportError:
         with pytest.raises(ParameterError, match="bots"):
             lgym.env("hex", opponent="mcts")
+
+
+class SeededBot:
+    def __init__(self, seed=0):
+        self.rng = np.random.default_rng(seed)
+
+    def step(self, state):
+        legal = state.legal_actions()
+        return int(legal[self.rng.integers(len(legal))])
+
+    def reseeded(self, seed):
+        return SeededBot(seed)
+
+
+def test_a_seeded_bot_is_reseeded_by_reset():
+    env = lgym.env("hex", size=4, opponent=SeededBot())
+    a, _, _ = _episode(env, 5, _first_legal)
+    b, _, _ = _episode(env, 5, _first_legal)
+    assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))

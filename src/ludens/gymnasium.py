@@ -14,7 +14,8 @@ every other seat is played by ``opponent``:
   ``np_random`` (so ``reset(seed=...)`` makes whole games reproducible);
 * a callable ``f(state) -> action`` or any object with ``step(state) -> action``
   (given a copy of the ludens State to move in);
-* a bot spec string such as ``"mcts:..."``, when ``ludens.bots`` is present.
+* a bot spec string such as ``"mcts:..."``, when ``ludens.bots`` is present
+  (a bot with ``reseeded(seed)`` is reseeded by ``reset(seed=...)``).
 
 The observation is the float32 planes seen by the agent (docs/observations.md);
 ``info["action_mask"]`` (and ``env.action_masks()``, as MaskablePPO expects)
@@ -43,8 +44,8 @@ RENDER_MODES = ("human", "ansi", "svg")
 Opponent = Union[str, Callable[[State], int], Any]
 
 
-def _policy(opponent: Opponent) -> Optional[Callable[[State], int]]:
-    """The opponent as a function of the state (None: uniform random from np_random)."""
+def _opponent_object(opponent: Opponent) -> Any:
+    """The opponent as None (uniform random from np_random) or an object with step(state)."""
     if isinstance(opponent, str):
         if opponent == "random":
             return None
@@ -53,13 +54,18 @@ def _policy(opponent: Opponent) -> Optional[Callable[[State], int]]:
         except ImportError:
             raise ParameterError(f"opponent {opponent!r}: only 'random', a callable or a bot object "
                                  f"(ludens.bots is not available)") from None
-        opponent = bots.load(opponent)
+        return bots.load(opponent)
     if hasattr(opponent, "step") and callable(opponent.step):
-        return opponent.step
-    if callable(opponent):
         return opponent
+    if callable(opponent):
+        return _Callable(opponent)
     raise ParameterError(f"opponent must be 'random', a callable or an object with step(state), "
                          f"not {opponent!r}")
+
+
+class _Callable:
+    def __init__(self, fn: Callable[[State], int]):
+        self.step = fn
 
 
 class LudensEnv(_gym.Env):
@@ -81,7 +87,8 @@ class LudensEnv(_gym.Env):
         self.max_plies = game.default_max_plies if max_plies is None else int(max_plies)
         self.illegal_action = illegal_action
         self._seat_choice = seat
-        self._opponent = _policy(opponent)
+        self._opponent_given = _opponent_object(opponent)
+        self._opponent = self._opponent_given
         self.observation_space = _spaces.Box(0.0, observation_high(game), dtype=np.float32)
         self.action_space = _spaces.Discrete(game.num_actions)
         self.state: Optional[State] = None
@@ -90,6 +97,8 @@ class LudensEnv(_gym.Env):
 
     def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
         super().reset(seed=seed)
+        if seed is not None and hasattr(self._opponent_given, "reseeded"):
+            self._opponent = self._opponent_given.reseeded(seed)     # a seeded bot: reproducible games
         if self._seat_choice == "random":
             self.seat = int(self.np_random.integers(self.game.num_players))
         self.state = self.game.new_initial_state()
@@ -126,7 +135,7 @@ class LudensEnv(_gym.Env):
                 legal = state.legal_actions()
                 action = legal[self.np_random.integers(len(legal))]
             else:
-                action = self._opponent(state.clone())
+                action = self._opponent.step(state.clone())
             state.apply_action(action)
 
     def _observation(self) -> np.ndarray:
