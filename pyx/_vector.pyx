@@ -241,6 +241,7 @@ cdef class VectorEnv:
     cdef list _origins            # per game: the State its game started from (has_origin)
     cdef object _obs, _final_obs, _mask, _player, _rewards, _terminated, _truncated, _actions
     cdef object _seed
+    cdef object _pid              # the process whose workers these are (None: no workers)
 
     def __cinit__(self):
         memset(&self.b, 0, sizeof(Batch))
@@ -334,10 +335,15 @@ cdef class VectorEnv:
             if PyThread_start_new_thread(<void (*)(void*) noexcept>worker_main, &self.workers[k]) == -1:
                 raise RuntimeError("VectorEnv: cannot start a worker thread")
             self.nstarted = k
+        if t > 1:
+            self._pid = os.getpid()
 
-    cdef void _run(self, int job) noexcept:
+    cdef void _run(self, int job) except *:
         """Run ``job`` over every game, on all threads, without the GIL."""
         cdef int k
+        if self._pid is not None and self._pid != os.getpid():
+            raise RuntimeError("a VectorEnv with threads > 1 cannot be used in a forked child "
+                               "(its worker threads stayed in the parent); create it in the child")
         self.b.job = job
         with nogil:
             for k in range(1, self.nstarted + 1):
@@ -348,6 +354,8 @@ cdef class VectorEnv:
 
     def __dealloc__(self):
         cdef int k
+        if self._pid is not None and self._pid != os.getpid():
+            return                       # a forked child: the workers and their locks are the parent's
         if self.workers != NULL:
             self._run(JOB_STOP)          # each started worker acknowledges and returns
             for k in range(1, self.threads):

@@ -348,3 +348,20 @@ def test_the_core_imports_no_framework():
             "print(sorted(m for m in ('pettingzoo', 'gymnasium', 'pyspiel', 'jax') if m in sys.modules))")
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True).stdout
     assert out.strip() == "[]"
+
+
+@pytest.mark.skipif(not hasattr(__import__("os"), "fork"), reason="needs os.fork")
+def test_a_forked_child_is_refused_cleanly():
+    import os
+    env = ludens.VectorEnv("hex", 8, seed=0, threads=2)
+    pid = os.fork()
+    if pid == 0:                                   # the child: step must raise, not hang
+        try:
+            env.step(env.random_actions())
+            code = 1
+        except RuntimeError:
+            code = 0
+        os._exit(code)
+    _, status = os.waitpid(pid, 0)
+    assert os.WEXITSTATUS(status) == 0
+    env.step(env.random_actions())                 # the parent's env still works
