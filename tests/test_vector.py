@@ -204,9 +204,11 @@ def _run(threads, name="hex", n=64, steps=80, **params):
 
 
 @pytest.mark.parametrize("threads", [2, 3, 8])
-def test_results_do_not_depend_on_thread_count(threads):
-    one = _run(1, size=5)
-    many = _run(threads, size=5)
+@pytest.mark.parametrize("name,params", [("hex", {"size": 5}), ("storisende", {"size": 3}),
+                                         ("wunchunk", {"size": 7, "players": 3})])
+def test_results_do_not_depend_on_thread_count(threads, name, params):
+    one = _run(1, name, **params)
+    many = _run(threads, name, **params)
     assert len(one) == len(many)
     for a, b in zip(one, many):
         np.testing.assert_array_equal(a, b)
