@@ -169,22 +169,26 @@ ZERO_ONE[1] = 1.0
 cdef void hex_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Planes: own stones, opponent's stones, empty, "connects top and bottom";
     # Hox adds its H, O, X label planes and the cells the next stone may take.
+    # A rhombus numbers its cells in plane order (cell c at offset c, checked
+    # in _build), so the loops run over contiguous memory without branches
+    # (a random board's cells are unpredictable).
     cdef const HexCore* s = <const HexCore*>core
     cdef const HexGeom* g = <const HexGeom*>geom
-    cdef int32_t area = g.geo.width * g.geo.height, c, at
-    cdef int8_t v
+    cdef int32_t area = g.ncells, c
     cdef float joins = g.rows_edges[colour]
-    for c in range(g.ncells):
-        at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
-        v = s.cell[c]           # branch-free stores: a random board's cells are unpredictable
-        out[at] = ZERO_ONE[v == colour]
-        out[area + at] = ZERO_ONE[v == 1 - colour]
-        out[2 * area + at] = ZERO_ONE[v == EMPTY]
-        out[3 * area + at] = joins
-        if g.nlabels == 3:
-            out[(4 + g.seq[c]) * area + at] = 1.0
+    cdef int8_t other = 1 - colour
+    cdef int8_t v
+    for c in range(area):
+        v = s.cell[c]
+        out[c] = ZERO_ONE[v == colour]
+        out[area + c] = ZERO_ONE[v == other]
+        out[2 * area + c] = ZERO_ONE[v == EMPTY]
+        out[3 * area + c] = joins
+    if g.nlabels == 3:
+        for c in range(area):
+            out[(4 + g.seq[c]) * area + c] = 1.0
             if s.h.to_move >= 0 and _placeable(s, g, c):
-                out[7 * area + at] = 1.0
+                out[7 * area + c] = 1.0
 
 
 cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
@@ -259,6 +263,8 @@ cdef class HexGame(Game):
         cdef bint hox = self._labelled()
         cdef Board board = Board.rhombus(n)
         self.board = board
+        if any(board.plane_index(c) != divmod(c, n) for c in range(n * n)):
+            raise RuntimeError("hex_observe expects the rhombus's cells in plane order")
         self.num_players = 2
         memset(&self.g, 0, sizeof(HexGeom))
         self.g.geo = board.geo
