@@ -32,24 +32,26 @@ import time
 import ludens
 
 
-def best_rate(run, repeat: int) -> float:
-    """The best of ``repeat`` calls of ``run() -> (count, seconds)``, as count per second."""
-    return max(n / s for n, s in (run() for _ in range(repeat)))
+def timed(body, seconds: float) -> tuple[int, float, float]:
+    """Call ``body() -> count`` for about ``seconds``: (count, wall seconds, CPU seconds of the process)."""
+    count, t0, c0 = 0, time.perf_counter(), time.process_time()
+    while time.perf_counter() - t0 < seconds:
+        count += body()
+    return count, time.perf_counter() - t0, time.process_time() - c0
 
 
-def vector_rate(envs: int, threads: int, seconds: float, repeat: int) -> float:
+def vector_rate(envs: int, threads: int, seconds: float, repeat: int) -> tuple[float, float]:
+    """(steps per wall second, steps per CPU second of the whole process), best runs."""
     env = ludens.VectorEnv(ludens.load("hex", size=11), envs, seed=0, threads=threads)
     for _ in range(20):                                  # warm-up: caches, workers
         env.step(env.random_actions())
 
-    def run():
-        steps, t0 = 0, time.perf_counter()
-        while (elapsed := time.perf_counter() - t0) < seconds:
-            for _ in range(10):
-                env.step(env.random_actions())
-            steps += 10
-        return steps * envs, elapsed
-    return best_rate(run, repeat)
+    def body():
+        for _ in range(10):
+            env.step(env.random_actions())
+        return 10 * envs
+    runs = [timed(body, seconds) for _ in range(repeat)]
+    return max(n / w for n, w, _ in runs), max(n / c for n, _, c in runs)
 
 
 PGX_CHILD = r"""
@@ -72,16 +74,17 @@ state = jax.jit(jax.vmap(env.init))(jax.random.split(key, envs))
 for _ in range(20):
     state, key = one_step(state, key)
 jax.block_until_ready(state)
-best = 0.0
+best = best_cpu = 0.0
 for _ in range(repeat):
-    steps, t0 = 0, time.perf_counter()
-    while (elapsed := time.perf_counter() - t0) < seconds:
+    steps, t0, c0 = 0, time.perf_counter(), time.process_time()
+    while time.perf_counter() - t0 < seconds:
         for _ in range(10):
             state, key = one_step(state, key)
         jax.block_until_ready(state)
         steps += 10
     best = max(best, steps * envs / (time.perf_counter() - t0))
-print(json.dumps({"rate": best, "pgx": pgx.__version__, "jax": jax.__version__,
+    best_cpu = max(best_cpu, steps * envs / (time.process_time() - c0))
+print(json.dumps({"rate": best, "cpu_rate": best_cpu, "pgx": pgx.__version__, "jax": jax.__version__,
                   "obs": list(state.observation.shape)}))
 """
 
@@ -99,44 +102,44 @@ def pgx_rate(envs: int, seconds: float, repeat: int, one_thread: bool):
     return json.loads(proc.stdout.strip().splitlines()[-1]), ""
 
 
+def best_wall_rate(body, seconds: float, repeat: int) -> float:
+    return max(n / w for n, w, _ in (timed(body, seconds) for _ in range(repeat)))
+
+
 def python_loop_rate(seconds: float, repeat: int, views: bool) -> float:
+    """Actions per second of whole random games in the plain Python loop over a State."""
     game = ludens.load("hex", size=11)
     rng = ludens.Rng(0)
 
-    def run():
-        actions, t0 = 0, time.perf_counter()
-        while (elapsed := time.perf_counter() - t0) < seconds:
-            state = game.new_initial_state()
-            while not state.is_terminal():
-                if views:
-                    state.observation_tensor()
-                    state.legal_action_mask()
-                acts = state.legal_actions()
-                state.apply_action(acts[rng.below(len(acts))])
-                actions += 1
-        return actions, elapsed
-    return best_rate(run, repeat)
+    def one_game():
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            if views:
+                state.observation_tensor()
+                state.legal_action_mask()
+            acts = state.legal_actions()
+            state.apply_action(acts[rng.below(len(acts))])
+        return state.ply
+    return best_wall_rate(one_game, seconds, repeat)
 
 
 def pettingzoo_rate(seconds: float, repeat: int) -> float:
+    """Actions per second of whole random games through the PettingZoo AEC API."""
     from ludens import pettingzoo
     env = pettingzoo.env("hex", size=11)
     rng = ludens.Rng(0)
 
-    def run():
-        actions, t0 = 0, time.perf_counter()
-        while (elapsed := time.perf_counter() - t0) < seconds:
-            env.reset()
-            for _agent in env.agent_iter():
-                obs, _reward, terminated, truncated, _info = env.last()
-                if terminated or truncated:
-                    env.step(None)
-                    continue
-                acts = obs["action_mask"].nonzero()[0]
-                env.step(acts[rng.below(len(acts))])
-                actions += 1
-        return actions, elapsed
-    return best_rate(run, repeat)
+    def one_game():
+        env.reset()
+        for _agent in env.agent_iter():
+            obs, _reward, terminated, truncated, _info = env.last()
+            if terminated or truncated:
+                env.step(None)
+                continue
+            acts = obs["action_mask"].nonzero()[0]
+            env.step(acts[rng.below(len(acts))])
+        return env.state.ply
+    return best_wall_rate(one_game, seconds, repeat)
 
 
 def main(argv=None) -> int:
@@ -151,20 +154,24 @@ def main(argv=None) -> int:
     print(f"ludens {ludens.__version__}, {cores} cores, load average {load:.1f}; "
           f"Hex 11x11, {args.envs} envs, best of {args.repeat} runs of {args.seconds:g} s")
 
-    one = vector_rate(args.envs, 1, args.seconds, args.repeat)
-    two = vector_rate(args.envs, 2, args.seconds, args.repeat)
-    print(f"{'VectorEnv, 1 thread':<34}{one:>14,.0f} steps/s {1e9 / one:>8.1f} ns/step")
-    print(f"{'VectorEnv, 2 threads':<34}{two:>14,.0f} steps/s {1e9 / two:>8.1f} ns/step"
-          f"   {two / one:.2f}x one thread")
+    one, one_cpu = vector_rate(args.envs, 1, args.seconds, args.repeat)
+    two, two_cpu = vector_rate(args.envs, 2, args.seconds, args.repeat)
+    print(f"{'':<34}{'steps/s':>14} {'ns/step':>10} {'CPU ns/step':>12}")
+
+    def row(label, wall, cpu, note=""):
+        print(f"{label:<34}{wall:>14,.0f} {1e9 / wall:>10.1f} {1e9 / cpu:>12.1f}   {note}")
+    row("VectorEnv, 1 thread", one, one_cpu)
+    row("VectorEnv, 2 threads", two, two_cpu, f"{two / one:.2f}x one thread")
     if not args.no_pgx:
         for label, single in (("pgx, XLA default threads", False), ("pgx, one thread", True)):
             res, why = pgx_rate(args.envs, args.seconds, args.repeat, single)
             if res is None:
                 print(f"{label:<34} not run: {why}")
                 continue
-            r = res["rate"]
-            print(f"{label:<34}{r:>14,.0f} steps/s {1e9 / r:>8.1f} ns/step"
-                  f"   VectorEnv 1 thread is {one / r:.1f}x  (pgx {res['pgx']}, jax {res['jax']})")
+            row(label, res["rate"], res["cpu_rate"],
+                f"VectorEnv 1 thread: {one / res['rate']:.1f}x the steps/s, "
+                f"{res['cpu_rate'] and one_cpu / res['cpu_rate']:.1f}x per CPU second "
+                f"(pgx {res['pgx']}, jax {res['jax']})")
 
     raw = python_loop_rate(args.seconds, args.repeat, views=False)
     raw_views = python_loop_rate(args.seconds, args.repeat, views=True)
