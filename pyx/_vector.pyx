@@ -177,7 +177,10 @@ cdef class VectorEnv:
     """``num_envs`` games of one ``game``, stepped together in C.
 
     ``VectorEnv(game, num_envs, seed=None, threads=1, max_plies=None)``;
-    ``game`` is a Game or a name (then ``ludens.load(game)``).
+    ``game`` is a Game or a name (then ``ludens.load(game)``).  ``threads``
+    (None: one per core) splits the games into contiguous blocks, stepped at
+    once without the GIL by the calling thread and ``threads - 1`` workers
+    that live as long as the env; it pays for batches of hundreds of games.
 
     * ``reset(seed=None)`` starts every game afresh and returns
       ``(observations, info)``;
@@ -338,9 +341,15 @@ cdef class VectorEnv:
         if t > 1:
             self._pid = os.getpid()
 
+    cdef int _ready(self) except -1:
+        if self.workers == NULL:
+            raise RuntimeError("this VectorEnv was not initialised (create it with VectorEnv(game, num_envs))")
+        return 0
+
     cdef void _run(self, int job) except *:
         """Run ``job`` over every game, on all threads, without the GIL."""
         cdef int k
+        self._ready()
         if self._pid is not None and self._pid != os.getpid():
             raise RuntimeError("a VectorEnv with threads > 1 cannot be used in a forked child "
                                "(its worker threads stayed in the parent); create it in the child")
@@ -394,6 +403,7 @@ cdef class VectorEnv:
         Returns ``(observations, info)``.
         """
         cdef int32_t i
+        self._ready()
         if seed is not None or self._seed is None:
             self._reseed(secrets.randbits(64) if seed is None else seed)
         for i in range(self.num_envs):
@@ -516,6 +526,7 @@ cdef class VectorEnv:
         write_view(&self.b, k)
 
     cdef int32_t _index(self, i) except -1:
+        self._ready()
         return _int_in(i, 0, self.num_envs - 1, "env index")
 
     def __len__(self):

@@ -367,3 +367,14 @@ def test_a_forked_child_is_refused_cleanly():
     _, status = os.waitpid(pid, 0)
     assert os.WEXITSTATUS(status) == 0
     env.step(env.random_actions())                 # the parent's env still works
+
+
+def test_an_uninitialised_env_raises_instead_of_crashing():
+    env = ludens.VectorEnv.__new__(ludens.VectorEnv)
+    for call in (env.random_actions, env.reset, lambda: env.step(np.zeros(0, dtype=np.int32)),
+                 lambda: env.state(0)):
+        with pytest.raises((RuntimeError, ParameterError)):
+            call()
+    live = ludens.VectorEnv("hex", 2, seed=0)
+    with pytest.raises(RuntimeError, match="twice"):
+        live.__init__("hex", 2)
