@@ -39,11 +39,11 @@ from cpython.exc cimport PyErr_CheckSignals
 
 from ludens._bits cimport (bit_clear, bit_get, bit_set, bits_any, bits_counts, bits_list, bits_select,
                           ctz64)
-from ludens._board cimport Board, Geometry
+from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
-from ludens._rng cimport Rng, splitmix64
+from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
-                            playout_running)
+                            playout_running, higher_of_two, two_player_returns)
 from ludens._state import count_up_to, turn_limit
 
 from fractions import Fraction
@@ -280,12 +280,7 @@ cdef void symple_scores(const void* core, const void* geom, double* out) noexcep
 cdef void symple_returns(const void* core, const void* geom, double* out) noexcept nogil:
     cdef double sc[2]
     symple_scores(core, geom, sc)
-    if sc[0] > sc[1]:
-        out[0] = 1.0
-        out[1] = -1.0
-    elif sc[1] > sc[0]:
-        out[0] = -1.0
-        out[1] = 1.0
+    two_player_returns(out, higher_of_two(sc))
 
 
 cdef uint64_t symple_hash_full(const void* core, const void* geom) noexcept nogil:
@@ -313,10 +308,10 @@ cdef void symple_observe(const void* core, const void* geom, int32_t colour, flo
     # privilege is alive (nobody had grown before this turn).
     cdef const SympleCore* s = <const SympleCore*>core
     cdef const SympleGeom* g = <const SympleGeom*>geom
-    cdef int32_t area = g.geo.width * g.geo.height, c, at
+    cdef int32_t area = geo_plane_area(&g.geo), c, at
     cdef bint alive = (not s.grown) or s.priv
     for c in range(g.ncells):
-        at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
+        at = geo_plane_at(&g.geo, c)
         if s.ch.colour[c] == EMPTY:
             out[2 * area + at] = 1.0
         else:
@@ -412,6 +407,14 @@ cdef class SympleGame(Game):
     TITLE = "Symple"
     PARAMS = (_SIZE, _PENALTY)
     SCORES_DECIDE = True
+    COLOURS = ("White", "Black")
+    DRAWING = {"pieces": ("white", "black"), "cell": "#e6c27a", "line": "#5b4628", "points": True}
+    RECORD_FINAL_SCORES = True
+
+    @classmethod
+    def _record_params(cls, dict record):
+        penalties = [int(v[2:]) for v in record.get("variants") or [] if v.startswith("p-")]
+        return {"size": int(record.get("size", 19)), "penalty": penalties[0] if penalties else 8}
     cdef SympleGeom g
 
     def _build(self, dict params):
@@ -439,10 +442,8 @@ cdef class SympleGame(Game):
                 self.g.nb4[c][k] = nbs[k] if k < len(nbs) else NOWHERE
         cdef uint64_t x = 0x53594D504C45 ^ (<uint64_t>n << 40)
         for colour in range(2):
-            for c in range(n * n):
-                self.g.zobrist[colour][c] = splitmix64(&x)
-        for c in range(n * n):
-            self.g.z_fresh[c] = splitmix64(&x)
+            zobrist_fill(self.g.zobrist[colour], n * n, &x)
+        zobrist_fill(self.g.z_fresh, n * n, &x)
         self.g.z_black_to_move = splitmix64(&x)
         self.g.z_grown = splitmix64(&x)
         self.g.z_priv = splitmix64(&x)
@@ -743,7 +744,7 @@ cdef class SympleState(State):
             line += f"; scores {int(sc[0])}:{int(sc[1])}"
             if self._s().phase == PLANT:
                 line += "; Black may plant (or end)"
-        return line + "  (W = player 0, B = player 1; lower case: placed this turn)"
+        return line + f"  ({self._legend('WB')}; lower case: placed this turn)"
 
 
 # -- grows as maximal matchings ---------------------------------------------------

@@ -137,3 +137,12 @@ def test_a_seeded_bot_is_reseeded_by_reset():
     a, _, _ = _episode(env, 5, _first_legal)
     b, _, _ = _episode(env, 5, _first_legal)
     assert len(a) == len(b) and all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def test_bot_spec_opponents():
+    pytest.importorskip("ludens.bots")
+    env = lgym.env("hex", size=3, opponent="mcts:simulations=20")
+    a, ra, _ = _episode(env, 3, _first_legal)
+    b, rb, _ = _episode(env, 3, _first_legal)       # reseeded by reset(seed=3): the same game
+    assert ra == rb and len(a) == len(b)
+    assert all(np.array_equal(x, y) for x, y in zip(a, b))

@@ -9,11 +9,14 @@
 """
 
 from ludens._board import Board
+from ludens._mcts import MCTS
 from ludens._registry import games, load
 from ludens._simulate import Rng
 from ludens._state import Game, State
 from ludens._vector import VectorEnv
 from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError
+from ludens import bots
+from ludens.matches import MatchResult, match
 from ludens.pictures import svg
 from ludens.simulation import SimulationResult, simulate
 
@@ -24,14 +27,18 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "LudensError",
+    "MCTS",
+    "MatchResult",
     "NotationError",
     "ParameterError",
     "Rng",
     "SimulationResult",
     "State",
     "VectorEnv",
+    "bots",
     "games",
     "load",
+    "match",
     "simulate",
     "svg",
 ]
