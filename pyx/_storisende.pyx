@@ -38,6 +38,7 @@ from ludens._rng cimport splitmix64, splitmix64_mix
 from ludens._state cimport Game, Header, Rules, State, higher_of_two, pie_swap, two_player_returns
 
 from ludens._board import modular_cells, modular_layout   # re-exported: Storisende's boards
+from ludens._board import _HEX_DIRS                       # the connectivity check's neighbours
 from ludens._checks import index_in, short_repr
 from ludens._params import Param
 from ludens.errors import IllegalActionError, ParameterError, PositionError
