@@ -39,7 +39,6 @@ from ludens._state cimport Game, Header, Rules, State, higher_of_two, pie_swap, 
 
 from ludens._board import connected_hexes
 from ludens._board import modular_cells, modular_layout   # re-exported: Storisende's boards
-from ludens._board import _HEX_DIRS                       # the connectivity check's neighbours
 from ludens._checks import index_in, short_repr
 from ludens._params import Param
 from ludens.errors import IllegalActionError, ParameterError, PositionError
