@@ -17,6 +17,7 @@ MODULES = [
     "_board",       # board geometry
     "_state",       # the generic Game / State engine
     "_simulate",    # batch random playouts without the GIL
+    "_vector",      # VectorEnv: batched stepping into numpy buffers
     "_mcts",        # Monte Carlo tree search
     "_hex",         # Hex and Hox
     "_tiptoptoe",   # Tip-Top-Toe

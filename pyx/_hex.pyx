@@ -14,7 +14,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
-from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
+from ludens._board cimport Board, Geometry
 from ludens._rng cimport Rng, rng_below, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, pie_swap, playout_applied,
                             playout_draw, playout_running, two_player_returns)
@@ -109,9 +109,8 @@ cdef int32_t hex_legal(const void* core, const void* geom, int32_t* out) noexcep
     cdef const HexGeom* g = <const HexGeom*>geom
     cdef int32_t c, n = 0, label = s.stones % g.nlabels
     for c in range(g.ncells):
-        if s.cell[c] == EMPTY and g.seq[c] == label:
-            out[n] = c
-            n += 1
+        out[n] = c              # branch-free: on a random board the test is unpredictable
+        n += (s.cell[c] == EMPTY) & (g.seq[c] == label)
     if _swap_available(s, g):
         out[n] = g.swap_action
         n += 1
@@ -161,24 +160,34 @@ cdef uint64_t hex_hash_full(const void* core, const void* geom) noexcept nogil:
     return z
 
 
+cdef float ZERO_ONE[2]         # a condition as a float without a branch
+ZERO_ONE[0] = 0.0
+ZERO_ONE[1] = 1.0
+
+
 cdef void hex_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Planes: own stones, opponent's stones, empty, "connects top and bottom";
     # Hox adds its H, O, X label planes and the cells the next stone may take.
+    # A rhombus numbers its cells in plane order (cell c at offset c, checked
+    # in _build), so the loops run over contiguous memory without branches
+    # (a random board's cells are unpredictable).
     cdef const HexCore* s = <const HexCore*>core
     cdef const HexGeom* g = <const HexGeom*>geom
-    cdef int32_t area = geo_plane_area(&g.geo), c, at
-    for c in range(g.ncells):
-        at = geo_plane_at(&g.geo, c)
-        if s.cell[c] == EMPTY:
-            out[2 * area + at] = 1.0
-        else:
-            out[(0 if s.cell[c] == colour else 1) * area + at] = 1.0
-        if g.rows_edges[colour]:
-            out[3 * area + at] = 1.0
-        if g.nlabels == 3:
-            out[(4 + g.seq[c]) * area + at] = 1.0
+    cdef int32_t area = g.ncells, c
+    cdef float joins = g.rows_edges[colour]
+    cdef int8_t other = 1 - colour
+    cdef int8_t v
+    for c in range(area):
+        v = s.cell[c]
+        out[c] = ZERO_ONE[v == colour]
+        out[area + c] = ZERO_ONE[v == other]
+        out[2 * area + c] = ZERO_ONE[v == EMPTY]
+        out[3 * area + c] = joins
+    if g.nlabels == 3:
+        for c in range(area):
+            out[(4 + g.seq[c]) * area + c] = 1.0
             if s.h.to_move >= 0 and _placeable(s, g, c):
-                out[7 * area + at] = 1.0
+                out[7 * area + c] = 1.0
 
 
 cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
@@ -319,6 +328,8 @@ cdef class HexGame(Game):
         cdef bint hox = self._labelled()
         cdef Board board = Board.rhombus(n)
         self.board = board
+        if any(board.plane_index(c) != divmod(c, n) for c in range(n * n)):
+            raise RuntimeError("hex_observe expects the rhombus's cells in plane order")
         self.num_players = 2
         memset(&self.g, 0, sizeof(HexGeom))
         self.g.geo = board.geo

@@ -43,6 +43,15 @@ def reference_files(pattern: str) -> list[Path]:
     return files
 
 
+def import_extra(module: str):
+    """Import an optional framework for an adapter's tests; a missing one skips,
+    unless LUDENS_REQUIRE_EXTRAS=1 (set by CI), where it fails."""
+    if os.environ.get("LUDENS_REQUIRE_EXTRAS") == "1":
+        import importlib
+        return importlib.import_module(module)
+    return pytest.importorskip(module)
+
+
 def read_records(path: Path) -> list[dict]:
     return list(records.read(path))
 

@@ -13,6 +13,7 @@ from ludens._mcts import MCTS
 from ludens._registry import games, load
 from ludens._simulate import Rng
 from ludens._state import Game, State
+from ludens._vector import VectorEnv
 from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError, PositionError
 from ludens import bots
 from ludens.matches import MatchResult, match
@@ -36,6 +37,7 @@ __all__ = [
     "Rng",
     "SimulationResult",
     "State",
+    "VectorEnv",
     "bots",
     "games",
     "load",

@@ -1,0 +1,544 @@
+# cython: language_level=3
+"""Batched stepping: ``VectorEnv``, N games of one Game stepped in C.
+
+The N cores live in one contiguous block; a step applies one action per game
+without the GIL, splitting the block between ``threads`` threads (the calling
+thread and ``threads - 1`` persistent workers, woken by locks), and writes the
+observations, legal-action masks and players to move into numpy arrays
+allocated once.  Each game keeps its own action history (so ``state(i)`` is
+a faithful State) and, for games with repetition rules, the hashes before
+each of its turns.
+"""
+
+cimport numpy as cnp
+from cpython.bytes cimport PyBytes_AS_STRING
+from cpython.pythread cimport (WAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock,
+                               PyThread_free_lock, PyThread_release_lock, PyThread_start_new_thread,
+                               PyThread_type_lock)
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdlib cimport calloc, free
+from libc.string cimport memcpy, memset
+
+from ludens._rng cimport Rng as RngState
+from ludens._rng cimport rng_below, rng_seed
+from ludens._state cimport Game, Header, Rules, State
+
+import os
+import secrets
+
+import numpy as np
+
+from ludens.errors import IllegalActionError, ParameterError
+
+cnp.import_array()
+
+cdef enum:
+    JOB_STEP = 1        # apply actions_in, autoreset finished games, write the views
+    JOB_RANDOM = 2      # draw a uniform legal action per game into actions_out
+    JOB_VIEW = 3        # write the views (observation, mask, player) of every game
+    JOB_STOP = 4        # workers exit
+
+cdef int32_t MAX_PLIES_LIMIT = 1 << 24
+cdef int MAX_REPORTED = 8          # illegal envs described in an error message
+
+
+ctypedef struct Batch:
+    const Rules* R
+    const void* geom
+    const char* initial      # the game's initial core
+    size_t stride            # bytes between two cores
+    char* cores
+    int32_t num_actions
+    int32_t num_players
+    int32_t obs_size         # floats per observation
+    int32_t max_plies
+    int32_t hcap             # turn hashes kept per game (0: the game has no after_turn)
+    int32_t* hist            # [N, max_plies] actions since the game's origin
+    int32_t* nhist
+    int32_t* ply             # plies since the start of the game (truncation)
+    uint64_t* hashes         # [N, hcap] Header.hash before each turn, or NULL
+    int32_t* nhash
+    uint8_t* has_origin      # 1: game i started from a set_state() position
+    RngState* rngs
+    int32_t* legal           # [N, num_actions] each game's legal actions (write_view keeps them)
+    int32_t* nlegal
+    float* obs
+    float* final_obs
+    uint8_t* mask
+    int32_t* player
+    float* rewards
+    uint8_t* terminated
+    uint8_t* truncated
+    const int32_t* actions_in
+    int32_t* actions_out
+    int job
+
+
+ctypedef struct Worker:
+    Batch* b
+    int32_t lo, hi
+    PyThread_type_lock go      # released by the caller to start a job
+    PyThread_type_lock done    # released by the worker when its job is done
+
+
+cdef inline char* core_of(Batch* b, int32_t i) noexcept nogil:
+    return b.cores + <size_t>i * b.stride
+
+
+cdef void reset_one(Batch* b, int32_t i) noexcept nogil:
+    memcpy(core_of(b, i), b.initial, b.R.core_size)
+    b.nhist[i] = 0
+    b.ply[i] = 0
+    b.has_origin[i] = 0
+    if b.hcap:
+        b.hashes[<size_t>i * b.hcap] = (<const Header*>b.initial).hash
+        b.nhash[i] = 1
+
+
+cdef void write_view(Batch* b, int32_t i) noexcept nogil:
+    """Observation (from the mover's view), mask, seat to move and legal list of live game i."""
+    cdef char* core = core_of(b, i)
+    cdef Header* h = <Header*>core
+    cdef float* row = b.obs + <size_t>i * b.obs_size
+    cdef uint8_t* mask = b.mask + <size_t>i * b.num_actions
+    cdef int32_t* legal = b.legal + <size_t>i * b.num_actions
+    cdef int32_t k, n
+    memset(row, 0, sizeof(float) * b.obs_size)
+    b.R.observe(core, b.geom, h.to_move, row)
+    memset(mask, 0, b.num_actions)
+    n = b.R.legal(core, b.geom, legal)
+    b.nlegal[i] = n
+    for k in range(n):
+        mask[legal[k]] = 1
+    b.player[i] = h.to_move ^ h.swapped
+
+
+cdef void step_one(Batch* b, int32_t i) noexcept nogil:
+    cdef char* core = core_of(b, i)
+    cdef Header* h = <Header*>core
+    cdef int32_t a = b.actions_in[i], mover = h.to_move, p
+    cdef float* rew = b.rewards + <size_t>i * b.num_players
+    cdef float* final_row
+    cdef double vals[8]
+    b.R.apply(core, b.geom, a)
+    b.hist[<size_t>i * b.max_plies + b.nhist[i]] = a
+    b.nhist[i] += 1
+    b.ply[i] += 1
+    if b.hcap and h.turn_plies == 0:
+        b.hashes[<size_t>i * b.hcap + b.nhash[i]] = h.hash
+        b.nhash[i] += 1
+        b.R.after_turn(core, b.geom, b.hashes + <size_t>i * b.hcap, b.nhash[i])
+    for p in range(b.num_players):
+        rew[p] = 0
+    b.terminated[i] = h.to_move < 0
+    b.truncated[i] = h.to_move >= 0 and b.ply[i] >= b.max_plies
+    if b.terminated[i] or b.truncated[i]:
+        final_row = b.final_obs + <size_t>i * b.obs_size
+        memset(final_row, 0, sizeof(float) * b.obs_size)
+        b.R.observe(core, b.geom, mover, final_row)
+        if b.terminated[i]:
+            memset(vals, 0, sizeof(vals))
+            b.R.returns(core, b.geom, vals)
+            for p in range(b.num_players):
+                rew[p] = <float>vals[p ^ h.swapped]
+        reset_one(b, i)
+    write_view(b, i)
+
+
+cdef void run_block(Batch* b, int32_t lo, int32_t hi) noexcept nogil:
+    cdef int32_t i
+    if b.job == JOB_STEP:
+        for i in range(lo, hi):
+            step_one(b, i)
+    elif b.job == JOB_RANDOM:
+        for i in range(lo, hi):
+            if b.nlegal[i] > 0:
+                b.actions_out[i] = b.legal[<size_t>i * b.num_actions
+                                           + rng_below(&b.rngs[i], <unsigned int>b.nlegal[i])]
+            else:                    # a live game without legal actions (a rules bug): step refuses it
+                b.actions_out[i] = -1
+    elif b.job == JOB_VIEW:
+        for i in range(lo, hi):
+            write_view(b, i)
+
+
+cdef void worker_main(void* arg) noexcept nogil:
+    cdef Worker* w = <Worker*>arg
+    while True:
+        PyThread_acquire_lock(w.go, WAIT_LOCK)
+        if w.b.job == JOB_STOP:
+            PyThread_release_lock(w.done)
+            return
+        run_block(w.b, w.lo, w.hi)
+        PyThread_release_lock(w.done)
+
+
+cdef class VectorEnv:
+    """``num_envs`` games of one ``game``, stepped together in C.
+
+    ``VectorEnv(game, num_envs, seed=None, threads=1, max_plies=None)``;
+    ``game`` is a Game or a name (then ``ludens.load(game)``).  ``threads``
+    (None: one per core) splits the games into contiguous blocks, stepped at
+    once without the GIL by the calling thread and ``threads - 1`` workers
+    that live as long as the env; it pays for batches of hundreds of games.
+
+    * ``reset(seed=None)`` starts every game afresh and returns
+      ``(observations, info)``;
+    * ``step(actions)`` applies ``actions[i]`` (an int32 action id) to game i
+      and returns ``(observations, rewards, terminated, truncated, info)``;
+    * ``random_actions()`` draws a uniform legal action for every game.
+
+    Arrays (all allocated once and returned *without copying*: the next call
+    overwrites them, so copy what you keep):
+
+    * ``observations`` float32 ``[num_envs, *game.observation_shape]``: the
+      planes of ``state.observation_tensor()`` seen by the player to move
+      (docs/observations.md has the details), "own" meaning the colour the
+      mover plays:
+
+      - hex: own, opponent's, empty, all ones if own colour joins top and
+        bottom; hox adds cells labelled H, O, X and the cells the next stone
+        may take;
+      - symple: own, opponent's, empty, placed this turn, legal cells, all
+        ones while Black's privilege lives;
+      - oust: own, opponent's, empty;
+      - wunchunk (P players): each colour's stones in turn order from the
+        mover's, empty, board cells, stones left in the turn (a count);
+      - storisende: own and opponent's stack heights, tile, territory, wall,
+        board hexes, setup phase, the previous turn was a pass;
+      - tiptoptoe: own, opponent's, empty, numbers labelling 1 / 2 / 3
+        squares, number / 39, houses occupied by the mover / the opponent;
+    * ``info["legal_action_mask"]`` bool ``[num_envs, num_actions]`` and
+      ``info["current_player"]`` int32 ``[num_envs]``: the seat to move;
+    * ``rewards`` float32 ``[num_envs, num_players]`` by seat: the game's
+      returns on the step that ends it, 0 on every other step (and on
+      truncation);
+    * ``terminated`` / ``truncated`` bool ``[num_envs]``: the game ended by
+      its rules / reached ``max_plies`` (default ``game.default_max_plies``)
+      atomic actions;
+    * ``info["final_observation"]`` float32, like ``observations``: for the
+      games that ended on this step, their last position seen by the player
+      who made the last action (other rows hold stale data).
+
+    Autoreset is *same-step*: a game that ends on a step is reset within that
+    step, so the observation, mask and player returned for it are those of
+    the new game, and every row always describes a live position in which
+    some action is legal.  (Gymnasium's default *next-step* convention would
+    hand back a finished position whose mask is empty and then ignore the
+    next action; with same-step, every step applies a legal action to every
+    game and no step is wasted.)
+
+    An illegal action (or one out of range) raises IllegalActionError naming
+    the env indices, and no game changes: every action is checked before any
+    is applied.  Game i draws its random actions from ``Rng(seed, i)``, so a
+    run depends on the seed only, never on ``threads``.
+    """
+
+    cdef readonly Game game
+    cdef readonly int num_envs
+    cdef readonly int threads
+    cdef readonly int max_plies
+    cdef Batch b
+    cdef Worker* workers          # threads entries; entry 0 is the calling thread
+    cdef int nstarted             # workers started (entries 1..nstarted)
+    cdef list _origins            # per game: the State its game started from (has_origin)
+    cdef object _obs, _final_obs, _mask, _player, _rewards, _terminated, _truncated, _actions
+    cdef object _seed
+    cdef object _pid              # the process whose workers these are (None: no workers)
+
+    def __cinit__(self):
+        memset(&self.b, 0, sizeof(Batch))
+        self.workers = NULL
+        self.nstarted = 0
+
+    def __init__(self, game, num_envs, seed=None, threads=1, max_plies=None):
+        if isinstance(game, str):
+            from ludens._registry import load
+            game = load(game)
+        if not isinstance(game, Game):
+            raise ParameterError(f"VectorEnv needs a ludens Game or a game name, not {type(game).__name__}")
+        if self.game is not None:
+            raise RuntimeError("VectorEnv.__init__ called twice")
+        self.game = <Game>game
+        self.num_envs = _int_in(num_envs, 1, 1 << 24, "num_envs")
+        if threads is None:
+            threads = os.cpu_count() or 1
+        self.threads = min(_int_in(threads, 1, 1024, "threads"), self.num_envs)
+        if max_plies is None:
+            max_plies = min(self.game.default_max_plies, MAX_PLIES_LIMIT)
+        self.max_plies = _int_in(max_plies, 1, MAX_PLIES_LIMIT, "max_plies")
+        self._allocate()
+        self._origins = [None] * self.num_envs
+        self._start_workers()
+        self.reset(seed)
+
+    cdef void _allocate(self) except *:
+        cdef Game g = self.game
+        cdef Batch* b = &self.b
+        cdef size_t n = self.num_envs
+        b.R = g.rules
+        b.geom = g.geom
+        b.initial = PyBytes_AS_STRING(g._initial)
+        b.stride = (g.rules.core_size + 63) & ~(<size_t>63)
+        b.num_actions = g.num_actions
+        b.num_players = g.num_players
+        b.max_plies = self.max_plies
+        b.hcap = self.max_plies + 2 if g.rules.after_turn != NULL else 0
+        b.cores = <char*>calloc(n, b.stride)
+        b.hist = <int32_t*>calloc(n * self.max_plies, sizeof(int32_t))
+        b.nhist = <int32_t*>calloc(n, sizeof(int32_t))
+        b.ply = <int32_t*>calloc(n, sizeof(int32_t))
+        b.nhash = <int32_t*>calloc(n, sizeof(int32_t))
+        b.has_origin = <uint8_t*>calloc(n, 1)
+        b.rngs = <RngState*>calloc(n, sizeof(RngState))
+        b.legal = <int32_t*>calloc(n * max(1, b.num_actions), sizeof(int32_t))
+        b.nlegal = <int32_t*>calloc(n, sizeof(int32_t))
+        if b.hcap:
+            b.hashes = <uint64_t*>calloc(n * b.hcap, sizeof(uint64_t))
+        if (b.cores == NULL or b.hist == NULL or b.nhist == NULL or b.ply == NULL or b.nhash == NULL
+                or b.has_origin == NULL or b.rngs == NULL or b.legal == NULL or b.nlegal == NULL
+                or (b.hcap and b.hashes == NULL)):
+            raise MemoryError(f"VectorEnv: not enough memory for {n} games")
+        shape = (self.num_envs,) + tuple(g.observation_shape)
+        self._obs = np.zeros(shape, dtype=np.float32)
+        self._final_obs = np.zeros(shape, dtype=np.float32)
+        self._mask = np.zeros((self.num_envs, g.num_actions), dtype=np.bool_)
+        self._player = np.zeros(self.num_envs, dtype=np.int32)
+        self._rewards = np.zeros((self.num_envs, g.num_players), dtype=np.float32)
+        self._terminated = np.zeros(self.num_envs, dtype=np.bool_)
+        self._truncated = np.zeros(self.num_envs, dtype=np.bool_)
+        self._actions = np.zeros(self.num_envs, dtype=np.int32)
+        b.obs_size = int(np.prod(g.observation_shape))
+        b.obs = <float*>cnp.PyArray_DATA(self._obs)
+        b.final_obs = <float*>cnp.PyArray_DATA(self._final_obs)
+        b.mask = <uint8_t*>cnp.PyArray_DATA(self._mask)
+        b.player = <int32_t*>cnp.PyArray_DATA(self._player)
+        b.rewards = <float*>cnp.PyArray_DATA(self._rewards)
+        b.terminated = <uint8_t*>cnp.PyArray_DATA(self._terminated)
+        b.truncated = <uint8_t*>cnp.PyArray_DATA(self._truncated)
+        b.actions_out = <int32_t*>cnp.PyArray_DATA(self._actions)
+
+    cdef void _start_workers(self) except *:
+        cdef int k, t = self.threads
+        self.workers = <Worker*>calloc(t, sizeof(Worker))
+        if self.workers == NULL:
+            raise MemoryError()
+        for k in range(t):
+            self.workers[k].b = &self.b
+            self.workers[k].lo = <int32_t>(<int64_t>self.num_envs * k // t)
+            self.workers[k].hi = <int32_t>(<int64_t>self.num_envs * (k + 1) // t)
+        for k in range(1, t):
+            self.workers[k].go = PyThread_allocate_lock()
+            self.workers[k].done = PyThread_allocate_lock()
+            if self.workers[k].go == NULL or self.workers[k].done == NULL:
+                raise MemoryError("VectorEnv: cannot allocate a lock")
+            # Both start held by this thread: the worker waits on go, we wait on done.
+            PyThread_acquire_lock(self.workers[k].go, WAIT_LOCK)
+            PyThread_acquire_lock(self.workers[k].done, WAIT_LOCK)
+            if PyThread_start_new_thread(<void (*)(void*) noexcept>worker_main, &self.workers[k]) == -1:
+                raise RuntimeError("VectorEnv: cannot start a worker thread")
+            self.nstarted = k
+        if t > 1:
+            self._pid = os.getpid()
+
+    cdef int _ready(self) except -1:
+        if self.workers == NULL:
+            raise RuntimeError("this VectorEnv was not initialised (create it with VectorEnv(game, num_envs))")
+        return 0
+
+    cdef void _run(self, int job) except *:
+        """Run ``job`` over every game, on all threads, without the GIL."""
+        cdef int k
+        self._ready()
+        if self._pid is not None and self._pid != os.getpid():
+            raise RuntimeError("a VectorEnv with threads > 1 cannot be used in a forked child "
+                               "(its worker threads stayed in the parent); create it in the child")
+        self.b.job = job
+        with nogil:
+            for k in range(1, self.nstarted + 1):
+                PyThread_release_lock(self.workers[k].go)
+            run_block(&self.b, self.workers[0].lo, self.workers[0].hi)
+            for k in range(1, self.nstarted + 1):
+                PyThread_acquire_lock(self.workers[k].done, WAIT_LOCK)
+
+    def __dealloc__(self):
+        cdef int k
+        if self._pid is not None and self._pid != os.getpid():
+            return                       # a forked child: the workers and their locks are the parent's
+        if self.workers != NULL:
+            self._run(JOB_STOP)          # each started worker acknowledges and returns
+            for k in range(1, self.threads):
+                if self.workers[k].go != NULL:
+                    PyThread_free_lock(self.workers[k].go)
+                if self.workers[k].done != NULL:
+                    PyThread_free_lock(self.workers[k].done)
+            free(self.workers)
+        free(self.b.cores); free(self.b.hist); free(self.b.nhist); free(self.b.ply)
+        free(self.b.nhash); free(self.b.has_origin); free(self.b.rngs); free(self.b.legal)
+        free(self.b.nlegal)
+        free(self.b.hashes)
+
+    # -- the API ------------------------------------------------------------
+
+    @property
+    def num_actions(self):
+        return self.game.num_actions
+
+    @property
+    def num_players(self):
+        return self.game.num_players
+
+    @property
+    def observation_shape(self):
+        return tuple(self.game.observation_shape)
+
+    @property
+    def seed(self):
+        """The seed of the random streams (drawn at random when none was given)."""
+        return self._seed
+
+    def reset(self, seed=None):
+        """Start every game afresh; ``seed`` (if given) reseeds the random streams.
+
+        Returns ``(observations, info)``.
+        """
+        cdef int32_t i
+        self._ready()
+        if seed is not None or self._seed is None:
+            self._reseed(secrets.randbits(64) if seed is None else seed)
+        for i in range(self.num_envs):
+            reset_one(&self.b, i)
+            self._origins[i] = None
+        self._terminated.fill(False)
+        self._truncated.fill(False)
+        self._rewards.fill(0)
+        self._run(JOB_VIEW)
+        return self._obs, self._info()
+
+    cdef void _reseed(self, seed) except *:
+        try:
+            s = int(seed) & 0xFFFFFFFFFFFFFFFF
+        except (TypeError, ValueError):
+            raise ParameterError(f"seed must be an integer, not {seed!r}") from None
+        self._seed = s
+        cdef uint64_t useed = <uint64_t>s
+        cdef int32_t i
+        for i in range(self.num_envs):
+            rng_seed(&self.b.rngs[i], useed, <uint64_t>i)
+
+    def _info(self):
+        return {"legal_action_mask": self._mask, "current_player": self._player}
+
+    def step(self, actions):
+        """Apply ``actions[i]`` to game i, for every i; autoreset finished games.
+
+        Returns ``(observations, rewards, terminated, truncated, info)``; see the
+        class docstring.  IllegalActionError (no game changed) if any action is
+        illegal or out of range.
+        """
+        cdef cnp.ndarray arr = self._checked_actions(actions)
+        self.b.actions_in = <const int32_t*>cnp.PyArray_DATA(arr)
+        self._run(JOB_STEP)
+        self.b.actions_in = NULL
+        info = self._info()
+        info["final_observation"] = self._final_obs
+        return self._obs, self._rewards, self._terminated, self._truncated, info
+
+    cdef cnp.ndarray _checked_actions(self, actions):
+        """``actions`` as a contiguous int32 array of legal actions, one per game."""
+        arr = np.asarray(actions)
+        if arr.shape != (self.num_envs,):
+            raise IllegalActionError(f"actions must have shape ({self.num_envs},), not {arr.shape}")
+        if arr.dtype.kind not in "iu":
+            raise IllegalActionError(f"actions must be integer action ids, not {arr.dtype}")
+        wide = np.ascontiguousarray(arr, dtype=np.int64)
+        cdef const int64_t[::1] a = wide
+        cdef int64_t[::1] bad = np.empty(self.num_envs, dtype=np.int64)
+        cdef int32_t i, nbad = 0, A = self.b.num_actions
+        cdef const Rules* R = self.b.R
+        with nogil:
+            for i in range(self.num_envs):
+                if a[i] < 0 or a[i] >= A or not R.is_legal(core_of(&self.b, i), self.b.geom, <int32_t>a[i]):
+                    bad[nbad] = i
+                    nbad += 1
+        if nbad:
+            raise IllegalActionError(self._describe_illegal(wide, bad[:nbad]))
+        return np.ascontiguousarray(wide, dtype=np.int32)
+
+    def _describe_illegal(self, wide, bad):
+        bad = [int(i) for i in bad]
+        parts = []
+        for i in bad[:MAX_REPORTED]:
+            a = int(wide[i])
+            if 0 <= a < self.num_actions:
+                what = f"{self.game.action_to_string(a)!r} ({a}) is illegal for player {int(self._player[i])}"
+            else:
+                what = f"{a} is out of range 0..{self.num_actions - 1}"
+            parts.append(f"env {i}: {what}")
+        more = f"; and {len(bad) - MAX_REPORTED} more" if len(bad) > MAX_REPORTED else ""
+        return (f"{self.game.name}: illegal actions in {len(bad)} env(s) {bad[:MAX_REPORTED]}"
+                f"{'...' if more else ''} ({'; '.join(parts)}{more}); no env was changed")
+
+    def random_actions(self):
+        """A uniform legal action per game (int32 [num_envs], reused between calls).
+
+        Game i draws ``rng.below(n)`` over its sorted legal actions from its
+        stream ``Rng(seed, i)``, as the Python loop of ``simulate`` does.
+        """
+        self._run(JOB_RANDOM)
+        return self._actions
+
+    def state(self, i):
+        """A State copy of game ``i`` (its whole history, so notation and undo work)."""
+        cdef int32_t k = self._index(i)
+        cdef State s
+        if self.b.has_origin[k]:
+            s = (<State>self._origins[k]).clone()
+        else:
+            s = self.game.new_initial_state()
+        cdef int32_t j, base = k * self.max_plies
+        for j in range(self.b.nhist[k]):
+            s._push(self.b.hist[<size_t>base + j])
+        return s
+
+    def set_state(self, i, State state):
+        """Put a copy of ``state`` (a live position of this game) in slot ``i``.
+
+        Its ply count goes on counting towards ``max_plies``; the observation,
+        mask and player of slot ``i`` in the arrays are updated.
+        """
+        cdef int32_t k = self._index(i)
+        if state is None or state.game != self.game:
+            raise ParameterError(f"set_state needs a state of {self.game!r}")
+        if state.is_terminal():
+            raise ParameterError("set_state needs a live state; this game is over")
+        if state.ply >= self.max_plies:
+            raise ParameterError(f"the state has {state.ply} plies, max_plies is {self.max_plies}")
+        memcpy(core_of(&self.b, k), state.core, self.b.R.core_size)
+        self.b.nhist[k] = 0
+        self.b.ply[k] = state.ply
+        self.b.has_origin[k] = 1
+        self._origins[k] = state.clone()
+        if self.b.hcap:
+            memcpy(self.b.hashes + <size_t>k * self.b.hcap, state._turn_hash,
+                   sizeof(uint64_t) * (state._nturns + 1))
+            self.b.nhash[k] = state._nturns + 1
+        write_view(&self.b, k)
+
+    cdef int32_t _index(self, i) except -1:
+        self._ready()
+        return _int_in(i, 0, self.num_envs - 1, "env index")
+
+    def __len__(self):
+        return self.num_envs
+
+    def __repr__(self):
+        return f"<VectorEnv of {self.num_envs} x {self.game!r}, threads={self.threads}>"
+
+
+cdef int32_t _int_in(value, long long lo, long long hi, str what) except? -1:
+    from ludens._checks import index_in
+    try:
+        return index_in(value, lo, hi, what)
+    except ValueError as e:
+        raise ParameterError(str(e)) from None

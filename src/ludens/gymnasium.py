@@ -1,0 +1,182 @@
+"""Gymnasium: any ludens game as a single-agent env against a fixed opponent
+(``pip install "ludens[rl]"``).
+
+    >>> from ludens import gymnasium as lgym
+    >>> env = lgym.env("hex", size=5, opponent="random", seat=0)
+    >>> obs, info = env.reset(seed=0)
+    >>> action = env.action_space.sample(info["action_mask"])
+    >>> obs, reward, terminated, truncated, info = env.step(action)
+
+The agent plays seat ``seat`` (an int, or ``"random"``: drawn at each reset);
+every other seat is played by ``opponent``:
+
+* ``"random"``: a uniform legal action, drawn from the env's seeded
+  ``np_random`` (so ``reset(seed=...)`` makes whole games reproducible);
+* a callable ``f(state) -> action`` or any object with ``step(state) -> action``
+  (given a copy of the ludens State to move in);
+* a bot spec string such as ``"mcts:..."``, when ``ludens.bots`` is present
+  (a bot with ``reseeded(seed)`` is reseeded by ``reset(seed=...)``).
+
+The observation is the float32 planes seen by the agent (docs/observations.md);
+``info["action_mask"]`` (and ``env.action_masks()``, as MaskablePPO expects)
+is the int8 mask of legal actions.  The reward is the agent's return on the
+step that ends the game, else 0.  An illegal action ends the game as a loss
+(reward -1, ``info["illegal_action"]``) with ``illegal_action="lose"``, the
+default, so that unmasked algorithms can learn the rules; with
+``illegal_action="raise"`` it raises ``ludens.IllegalActionError`` instead.
+Games registered with ``gymnasium.make`` as ``"ludens/<game>-v0"``.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Callable, Optional, Union
+
+import numpy as np
+
+from ludens._rl import game_of, observation_high, require
+from ludens._state import Game, State
+from ludens.errors import IllegalActionError, ParameterError
+
+_gym = require("gymnasium", "rl")
+_spaces = require("gymnasium.spaces", "rl")
+
+RENDER_MODES = ("human", "ansi", "svg")
+Opponent = Union[str, Callable[[State], int], Any]
+
+
+def _opponent_object(opponent: Opponent) -> Any:
+    """The opponent as None (uniform random from np_random) or an object with step(state)."""
+    if isinstance(opponent, str):
+        if opponent == "random":
+            return None
+        try:
+            from ludens import bots
+        except ImportError:
+            raise ParameterError(f"opponent {opponent!r}: only 'random', a callable or a bot object "
+                                 f"(ludens.bots is not available)") from None
+        return bots.load(opponent)
+    if hasattr(opponent, "step") and callable(opponent.step):
+        return opponent
+    if callable(opponent):
+        return _Callable(opponent)
+    raise ParameterError(f"opponent must be 'random', a callable or an object with step(state), "
+                         f"not {opponent!r}")
+
+
+class _Callable:
+    def __init__(self, fn: Callable[[State], int]):
+        self.step = fn
+
+
+class LudensEnv(_gym.Env):
+    """One ludens game against a fixed opponent (see the module docstring)."""
+
+    metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
+
+    def __init__(self, game: Game, opponent: Opponent = "random", seat: Union[int, str] = 0,
+                 render_mode: Optional[str] = None, max_plies: Optional[int] = None,
+                 illegal_action: str = "lose"):
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ParameterError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
+        if illegal_action not in ("lose", "raise"):
+            raise ParameterError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
+        if seat != "random" and seat not in range(game.num_players):
+            raise ParameterError(f"seat must be 0..{game.num_players - 1} or 'random', not {seat!r}")
+        self.game = game
+        self.render_mode = render_mode
+        self.max_plies = game.default_max_plies if max_plies is None else int(max_plies)
+        self.illegal_action = illegal_action
+        self._seat_choice = seat
+        self._opponent_given = _opponent_object(opponent)
+        self._opponent = self._opponent_given
+        self.observation_space = _spaces.Box(0.0, observation_high(game), dtype=np.float32)
+        self.action_space = _spaces.Discrete(game.num_actions)
+        self.state: Optional[State] = None
+        self.seat = 0 if seat == "random" else int(seat)
+        self._over = True           # until reset(); then once terminated or truncated
+
+    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+        super().reset(seed=seed)
+        if seed is not None and hasattr(self._opponent_given, "reseeded"):
+            self._opponent = self._opponent_given.reseeded(seed)     # a seeded bot: reproducible games
+        if self._seat_choice == "random":
+            self.seat = int(self.np_random.integers(self.game.num_players))
+        self.state = self.game.new_initial_state()
+        self._opponents_move()
+        self._over = False
+        return self._observation(), self._info()
+
+    def step(self, action: int):
+        state = self.state
+        if self._over:
+            raise IllegalActionError("the episode is over: call reset()")
+        try:
+            state.apply_action(action)
+        except IllegalActionError:
+            if self.illegal_action == "raise":
+                raise
+            self._over = True
+            info = self._info()
+            info["illegal_action"] = True
+            return self._observation(), -1.0, True, False, info
+        self._opponents_move()
+        terminated = state.is_terminal()
+        reward = float(state.returns()[self.seat]) if terminated else 0.0
+        truncated = not terminated and state.ply >= self.max_plies
+        self._over = terminated or truncated
+        if self.render_mode == "human":
+            self.render()
+        return self._observation(), reward, terminated, truncated, self._info()
+
+    def _opponents_move(self) -> None:
+        state = self.state
+        while not state.is_terminal() and state.current_player != self.seat and state.ply < self.max_plies:
+            if self._opponent is None:
+                legal = state.legal_actions()
+                action = legal[self.np_random.integers(len(legal))]
+            else:
+                action = self._opponent.step(state.clone())
+            state.apply_action(action)
+
+    def _observation(self) -> np.ndarray:
+        return self.state.observation_tensor(self.seat)
+
+    def action_masks(self) -> np.ndarray:
+        """The int8 mask of the agent's legal actions (all zeros once the game is over)."""
+        if self.state.current_player != self.seat:
+            return np.zeros(self.game.num_actions, dtype=np.int8)
+        return self.state.legal_action_mask().view(np.int8)
+
+    def _info(self) -> dict[str, Any]:
+        return {"action_mask": self.action_masks(), "seat": self.seat}
+
+    def render(self) -> Optional[str]:
+        if self.state is None:
+            return None
+        if self.render_mode == "svg":
+            from ludens.pictures import svg
+            return svg(self.state)
+        text = str(self.state)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+
+def env(name: Any, opponent: Opponent = "random", seat: Union[int, str] = 0,
+        render_mode: Optional[str] = None, max_plies: Optional[int] = None,
+        illegal_action: str = "lose", **params: Any) -> LudensEnv:
+    """The single-agent env of game ``name`` (or a Game) with ``params``."""
+    return LudensEnv(game_of(name, params), opponent=opponent, seat=seat, render_mode=render_mode,
+                     max_plies=max_plies, illegal_action=illegal_action)
+
+
+def _register() -> None:
+    from ludens._registry import games
+    for name in games():
+        env_id = f"ludens/{name}-v0"
+        if env_id not in _gym.registry:
+            _gym.register(id=env_id, entry_point="ludens.gymnasium:env", kwargs={"name": name})
+
+
+_register()

@@ -1,0 +1,197 @@
+"""OpenSpiel: every ludens game as a pyspiel game (``pip install "ludens[openspiel]"``).
+
+    >>> from ludens import openspiel
+    >>> game = openspiel.load_game("hex", size=5)         # a pyspiel.Game
+    >>> state = game.new_initial_state()
+    >>> state.apply_action(state.legal_actions()[0])
+
+Each ludens game is registered with pyspiel as the Python game
+``ludens_<name>`` (so ``pyspiel.load_game("ludens_hex(size=5)")`` works too,
+and OpenSpiel's C++ side can deserialize its states); OpenSpiel's algorithms
+and bots run on it unchanged.  The actions, players, observation tensor
+(docs/observations.md) and returns are ludens's; the action strings are
+ludens's notation.  OpenSpiel needs a bound on a game's length: after
+``max_plies`` actions (a parameter, default ``game.default_max_plies``) an
+unfinished game ends as a draw (returns 0).  Parameters whose ludens value may
+be None or a list (Oust's ``size``, Symple's ``penalty``, Storisende's
+``cells``, Tip-Top-Toe's ``labels``) are encoded for pyspiel (see ``_encode``):
+``load_game`` takes them as ludens does.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+import numpy as np
+
+from ludens._registry import game_class, games
+from ludens._rl import require
+from ludens._state import Game
+from ludens.errors import ParameterError
+
+pyspiel = require("pyspiel", "openspiel")
+_observation = require("open_spiel.python.observation", "openspiel")
+
+_PREFIX = "ludens_"
+
+
+# pyspiel's parameters are bools, ints, floats and strings, and its game
+# strings ("ludens_oust(size=5)") are re-read by type: so None in an optional
+# int travels as the value just below its range, and a list or None in an
+# object parameter as "" (None) or "j" + the hex digits of its JSON text.
+
+def _kind(param) -> str:
+    if param.kind is int and param.optional and param.lo is not None:
+        return "optional int"
+    if param.kind in (bool, int, float, str) and not param.optional:
+        return "plain"
+    return "object"
+
+
+def _encode(param, value: Any) -> Any:
+    kind = _kind(param)
+    if kind == "optional int":
+        return param.lo - 1 if value is None else value
+    if kind == "object":
+        return "" if value is None else "j" + json.dumps(value, separators=(",", ":")).encode().hex()
+    return value
+
+
+def _decode(param, value: Any) -> Any:
+    kind = _kind(param)
+    if kind == "optional int":
+        return None if value == param.lo - 1 else value
+    if kind == "object":
+        if value == "":
+            return None
+        if not (isinstance(value, str) and value.startswith("j")):
+            raise ParameterError(f"parameter {param.name!r}: {value!r} is not an encoded value "
+                                 f"(use ludens.openspiel.load_game)")
+        return json.loads(bytes.fromhex(value[1:]))
+    return value
+
+
+def _spec(name: str) -> dict[str, Any]:
+    spec = {"max_plies": 0}                        # 0: the game's default_max_plies
+    for p in game_class(name).PARAMS:
+        spec[p.name] = _encode(p, p.default)
+    return spec
+
+
+def _ludens_params(name: str, spiel_params: dict[str, Any]) -> tuple[dict[str, Any], int]:
+    """pyspiel's parameters of ``ludens_<name>`` as ludens parameters, and max_plies."""
+    params = dict(spiel_params)
+    max_plies = int(params.pop("max_plies", 0))
+    out = {p.name: _decode(p, params[p.name]) for p in game_class(name).PARAMS if p.name in params}
+    return out, max_plies
+
+
+class LudensSpielGame(pyspiel.Game):
+    """A ludens game seen by pyspiel (created by pyspiel.load_game or load_game)."""
+
+    NAME = ""         # set in the subclass registered for each game
+
+    def __init__(self, params: dict[str, Any] = None):
+        name = self.NAME
+        params = params or {}
+        ludens_params, max_plies = _ludens_params(name, params)
+        self.ludens_game: Game = game_class(name)(**ludens_params)
+        g = self.ludens_game
+        self.max_plies = max_plies or g.default_max_plies
+        zero_sum = _GAME_TYPES[name].utility == pyspiel.GameType.Utility.ZERO_SUM
+        info = pyspiel.GameInfo(
+            num_distinct_actions=g.num_actions, max_chance_outcomes=0, num_players=g.num_players,
+            min_utility=-1.0, max_utility=1.0, utility_sum=0.0 if zero_sum else None,
+            max_game_length=self.max_plies)
+        super().__init__(_GAME_TYPES[name], info, params)
+
+    def new_initial_state(self):
+        return LudensSpielState(self)
+
+    def make_py_observer(self, iig_obs_type=None, params=None):
+        if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
+            return _PlanesObserver(self.ludens_game, params)
+        return _observation.IIGObserverForPublicInfoGame(iig_obs_type, params)
+
+
+class LudensSpielState(pyspiel.State):
+    """A pyspiel state over a ludens State (``.ludens_state``)."""
+
+    def __init__(self, game: LudensSpielGame):
+        super().__init__(game)
+        self.ludens_state = game.ludens_game.new_initial_state()
+        self._max_plies = game.max_plies
+
+    def current_player(self):
+        if self.is_terminal():
+            return pyspiel.PlayerId.TERMINAL
+        return self.ludens_state.current_player
+
+    def _legal_actions(self, player):
+        return self.ludens_state.legal_actions().tolist()
+
+    def _apply_action(self, action):
+        self.ludens_state.apply_action(action)
+
+    def _action_to_string(self, player, action):
+        return self.ludens_state.action_to_string(action)
+
+    def is_terminal(self):
+        return self.ludens_state.is_terminal() or self.ludens_state.ply >= self._max_plies
+
+    def returns(self):
+        return self.ludens_state.returns().tolist()
+
+    def __str__(self):
+        return str(self.ludens_state)
+
+
+class _PlanesObserver:
+    """pyspiel's PyObserver over ``observation_tensor``."""
+
+    def __init__(self, game: Game, params):
+        if params:
+            raise ValueError(f"observation parameters are not supported; passed {params}")
+        self.tensor = np.zeros(int(np.prod(game.observation_shape)), np.float32)
+        self.dict = {"observation": self.tensor.reshape(game.observation_shape)}
+
+    def set_from(self, state, player):
+        state.ludens_state.observation_tensor(player, out=self.dict["observation"])
+
+    def string_from(self, state, player):
+        return str(state.ludens_state)
+
+
+def _game_type(name: str):
+    cls = game_class(name)
+    return pyspiel.GameType(
+        short_name=_PREFIX + name, long_name=f"ludens {cls.TITLE}",
+        dynamics=pyspiel.GameType.Dynamics.SEQUENTIAL,
+        chance_mode=pyspiel.GameType.ChanceMode.DETERMINISTIC,
+        information=pyspiel.GameType.Information.PERFECT_INFORMATION,
+        utility=pyspiel.GameType.Utility.ZERO_SUM if name != "wunchunk" else pyspiel.GameType.Utility.GENERAL_SUM,
+        reward_model=pyspiel.GameType.RewardModel.TERMINAL,
+        max_num_players=4 if name == "wunchunk" else 2, min_num_players=2,
+        provides_information_state_string=True, provides_information_state_tensor=False,
+        provides_observation_string=True, provides_observation_tensor=True,
+        parameter_specification=_spec(name))
+
+
+def _game_class(name: str) -> type:
+    # pyspiel registers a class per game (a registered closure crashes at interpreter exit)
+    return type(f"Ludens{name.capitalize()}SpielGame", (LudensSpielGame,), {"NAME": name, "__module__": __name__})
+
+
+_GAME_TYPES = {name: _game_type(name) for name in games()}
+_registered = set(pyspiel.registered_names())
+for _name, _type in _GAME_TYPES.items():
+    if _type.short_name not in _registered:
+        pyspiel.register_game(_type, _game_class(_name))
+
+
+def load_game(name: str, **params: Any):
+    """The pyspiel game of ludens game ``name`` with ludens ``params`` (and ``max_plies``)."""
+    by_name = {p.name: p for p in game_class(name).PARAMS}
+    spiel = {key: _encode(by_name[key], value) if key in by_name else value for key, value in params.items()}
+    return pyspiel.load_game(_PREFIX + name, spiel)
