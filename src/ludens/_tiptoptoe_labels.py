@@ -63,9 +63,9 @@ def _as_int(x: Any, where: str) -> int:
 
 def _rows_from_text(text: str) -> list[list[int]]:
     lines = [ln for ln in re.split(r"[/\n]", text) if ln.strip() and not re.fullmatch(r"[\s\-+|]*", ln)]
-    rows = []
+    rows: list[list[int]] = []
     for ln in lines:
-        row = []
+        row: list[int] = []
         for tok in filter(None, re.split(r"[\s|,]+", ln)):
             if not re.fullmatch(r"[0-9]+", tok):
                 raise ValueError(f"{tok!r} in row {len(rows) + 1} is not a number")
@@ -74,19 +74,19 @@ def _rows_from_text(text: str) -> list[list[int]]:
     return rows
 
 
-def _rows_from_dict(cells: dict) -> list[list[int]]:
+def _rows_from_dict(cells: Mapping[Any, Any]) -> list[list[int]]:
     board = Board.square(SIDE)
-    rows = [[None] * SIDE for _ in range(SIDE)]
+    numbers: dict[int, int] = {}
     for name, v in cells.items():
         try:
             c = board.index(str(name))
         except NotationError:
             raise ValueError(f"{name!r} is not a square of the 9x9 board (a1..i9)") from None
-        rows[c // SIDE][c % SIDE] = _as_int(v, f"square {board.names[c]}")
-    missing = [board.names[r * SIDE + c] for r in range(SIDE) for c in range(SIDE) if rows[r][c] is None]
+        numbers[c] = _as_int(v, f"square {board.names[c]}")
+    missing = [board.names[c] for c in range(SIDE * SIDE) if c not in numbers]
     if missing:
         raise ValueError(f"no number for square(s) {', '.join(missing)}")
-    return rows
+    return [[numbers[r * SIDE + c] for c in range(SIDE)] for r in range(SIDE)]
 
 
 def parse_labels(value: Labels) -> tuple[tuple[int, ...], ...]:
@@ -98,33 +98,34 @@ def parse_labels(value: Labels) -> tuple[tuple[int, ...], ...]:
     block can be pasted); a dict mapping all 81 cell names to their numbers.
     ValueError names the first problem found.
     """
+    rows: list[list[int]]
     if isinstance(value, str):
         rows = _rows_from_text(value)
-    elif isinstance(value, dict):
+    elif isinstance(value, Mapping):
         rows = _rows_from_dict(value)
     elif isinstance(value, (bytes, bytearray)) or not hasattr(value, "__len__"):
         raise ValueError(f"expected 9 rows of 9 numbers, a text or a dict of cells, not {type(value).__name__}")
     else:
-        rows = list(value)
-        for i, row in enumerate(rows):
+        given = list(value)
+        for i, row in enumerate(given):
             if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
                 raise ValueError(f"row {i + 1} is {row!r}, not a sequence of 9 numbers")
         rows = [[_as_int(x, f"row {i + 1}, column {j + 1}") for j, x in enumerate(row)]
-                for i, row in enumerate(rows)]
+                for i, row in enumerate(given)]
     if len(rows) != SIDE:
         raise ValueError(f"expected 9 rows, got {len(rows)}")
     for i, row in enumerate(rows):
         if len(row) != SIDE:
             raise ValueError(f"row {i + 1} (from the top) has {len(row)} numbers, expected 9")
-    rows = tuple(tuple(row) for row in rows)
-    _check_structure(rows)
-    return rows
+    labels = tuple(tuple(row) for row in rows)
+    _check_structure(labels)
+    return labels
 
 
 def _check_structure(rows: tuple[tuple[int, ...], ...]) -> None:
     """ValueError unless every number labels one middle, two corner or three side squares,
     each in a different house, with numbers 1..39 (then all 39 are used)."""
-    where = {}
+    where: dict[int, list[tuple[int, int]]] = {}
     for r in range(SIDE):
         for c in range(SIDE):
             v = rows[r][c]

@@ -129,7 +129,7 @@ class MCTSBot(Bot):
         return MCTSBot(seed=seed, reuse=self.reuse, **self.settings)
 
 
-_probe_cache: dict = {}
+_probe_cache: dict[str, State] = {}
 
 
 def _probe_state() -> State:
@@ -154,7 +154,7 @@ def _value(text: str) -> Union[int, float, bool, str]:
     return text.strip()
 
 
-_KINDS = {"random": RandomBot, "mcts": MCTSBot}
+_KINDS: dict[str, type[Bot]] = {"random": RandomBot, "mcts": MCTSBot}
 
 
 def load(spec: Union[str, Bot], seed: Optional[int] = None) -> Bot:

@@ -15,7 +15,7 @@ import threading
 import time
 from concurrent.futures import ThreadPoolExecutor, as_completed
 from dataclasses import dataclass, field
-from typing import Any, Optional, Union
+from typing import Any, Optional, Sequence, Union
 
 import numpy as np
 
@@ -45,7 +45,7 @@ class MatchResult:
     plies: np.ndarray
     truncated: np.ndarray
     seconds: float = 0.0
-    per_seat: dict = field(default_factory=dict)
+    per_seat: dict[int, tuple[int, int, int]] = field(default_factory=dict)
 
     @property
     def games(self) -> int:
@@ -78,7 +78,10 @@ class MatchResult:
 
     def summary(self) -> dict[str, Any]:
         n = self.games
-        rate = lambda k: {"count": k, "rate": k / n if n else 0.0, "ci95": wilson_interval(k, n)}
+
+        def rate(k: int) -> dict[str, Any]:
+            return {"count": k, "rate": k / n if n else 0.0, "ci95": wilson_interval(k, n)}
+
         elo, (lo, hi) = self.elo()
         return {"game": self.game, "a": self.bot_a, "b": self.bot_b, "games": n, "seed": self.seed,
                 "wins": rate(self.wins), "draws": rate(self.draws), "losses": rate(self.losses),
@@ -124,7 +127,7 @@ class _Stopped(Exception):
     pass
 
 
-def play_game(game: Game, seats: list, max_plies: int, stop: Optional[threading.Event] = None
+def play_game(game: Game, seats: Sequence[_bots.Bot], max_plies: int, stop: Optional[threading.Event] = None
               ) -> tuple[np.ndarray, int, bool]:
     """Play one game, ``seats[p]`` choosing for seat p; (returns, plies, truncated).
     ``stop`` (set on Ctrl-C) abandons the game at the next decision."""
@@ -157,7 +160,7 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
     a, b = _bots.load(bot_a), _bots.load(bot_b)
     P = game.num_players
 
-    def one(i: int):
+    def one(i: int) -> tuple[int, int, int, bool]:
         seat_a = i % P
         base = (seed * 1_000_003 + i) * 2
         bots = [a.reseeded(base) if p == seat_a else b.reseeded(base + 1 + p) for p in range(P)]
@@ -171,7 +174,7 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
 
     start = time.perf_counter()
     stop = threading.Event()
-    rows = [None] * games
+    done: dict[int, tuple[int, int, int, bool]] = {}
     bar = None
     if progress:
         from tqdm import tqdm
@@ -181,7 +184,7 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
             futures = {pool.submit(one, i): i for i in range(games)}
             try:
                 for fut in as_completed(futures):
-                    rows[futures[fut]] = fut.result()
+                    done[futures[fut]] = fut.result()
                     if bar is not None:
                         bar.update(1)
             except BaseException:
@@ -192,6 +195,7 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
     finally:
         if bar is not None:
             bar.close()
+    rows = [done[i] for i in range(games)]
     seat_a = np.array([r[0] for r in rows], dtype=np.int8)
     outcome = np.array([r[1] for r in rows], dtype=np.int8)
     per_seat = {s: (int(((seat_a == s) & (outcome > 0)).sum()), int(((seat_a == s) & (outcome == 0)).sum()),

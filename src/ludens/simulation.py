@@ -33,8 +33,9 @@ _Z95 = 1.959963984540054
 _ARRAYS = ("returns", "scores", "winner", "plies", "turns", "decisions", "legal_sum", "truncated")
 
 
-def wilson_interval(k: int, n: int, z: float = _Z95) -> tuple[float, float]:
-    """The Wilson score interval for k successes in n trials (95% by default)."""
+def wilson_interval(k: float, n: int, z: float = _Z95) -> tuple[float, float]:
+    """The Wilson score interval for k successes in n trials (95% by default);
+    a match's points may count draws as halves."""
     if n == 0:
         return (0.0, 1.0)
     p = k / n
