@@ -41,8 +41,8 @@ from ludens._bits cimport bits_list, bits_select_scan
 from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear,
                              chains_remove)
 from ludens._rng cimport Rng, splitmix64
-from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
-                            playout_running)
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, playout_applied, playout_draw,
+                            playout_running, seat_hash, seat_keys_fill, set_to_move)
 
 from ludens._params import Param
 from ludens.errors import ParameterError
@@ -60,7 +60,7 @@ ctypedef struct OustGeom:
     int32_t ncells
     int32_t pass_action
     uint64_t zobrist[2][CHAIN_MAX_CELLS]
-    uint64_t z_white_to_move
+    SeatKeys keys
 
 ctypedef struct OustCore:
     Header h
@@ -72,10 +72,6 @@ ctypedef struct OustCore:
 
 
 # -- rules ------------------------------------------------------------------
-
-cdef inline uint64_t _z_turn(const OustGeom* g, int32_t colour) noexcept nogil:
-    return g.z_white_to_move if colour == 1 else 0
-
 
 cdef inline bint _touches_own(const OustCore* s, const OustGeom* g, int32_t c, int32_t p) noexcept nogil:
     cdef int32_t k
@@ -204,8 +200,7 @@ cdef void _mark_around(const OustCore* s, const OustGeom* g, int32_t root, uint6
 
 cdef void _end_turn(OustCore* s, const OustGeom* g) noexcept nogil:
     cdef int32_t p = s.h.to_move
-    s.h.hash ^= _z_turn(g, p) ^ _z_turn(g, 1 - p)
-    s.h.to_move = 1 - p
+    set_to_move(&s.h, &g.keys, 1 - p)
     s.h.turn_plies = 0
 
 
@@ -284,8 +279,7 @@ cdef void _place(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
         _evaluate(s, g, todo[j])
     if s.ch.stones[q] == 0:
         s.winner = p
-        s.h.hash ^= _z_turn(g, p)
-        s.h.to_move = -1
+        set_to_move(&s.h, &g.keys, -1)
         s.h.turn_plies = 0
     elif s.nlegal[p] > 0:
         s.h.turn_plies += 1
@@ -354,9 +348,7 @@ cdef uint64_t oust_hash_full(const void* core, const void* geom) noexcept nogil:
     for c in range(g.ncells):
         if s.ch.colour[c] != EMPTY:
             z ^= g.zobrist[s.ch.colour[c]][c]
-    if s.h.to_move >= 0:
-        z ^= _z_turn(g, s.h.to_move)
-    return z
+    return z ^ seat_hash(&s.h, &g.keys)
 
 
 cdef void oust_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
@@ -451,7 +443,7 @@ cdef class OustGame(Game):
         for colour in range(2):
             for c in range(n):
                 self.g.zobrist[colour][c] = splitmix64(&x)
-        self.g.z_white_to_move = splitmix64(&x)
+        seat_keys_fill(&self.g.keys, &x, 2, ~(<uint64_t>0))
 
         cdef OustCore init
         _reset(&init)

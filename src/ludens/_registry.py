@@ -21,13 +21,17 @@ def load(name: str, **params: Any):
         cls = _GAMES[name.strip().lower()]
     except (KeyError, AttributeError):
         raise ParameterError(f"unknown game {name!r}; games: {', '.join(sorted(_GAMES))}") from None
+    variant = getattr(cls, "_variant", None)    # a game played by another class for some parameters
+    if variant is not None:
+        cls = variant(params)
     return cls(**params)
 
 
 def games() -> dict[str, dict[str, Any]]:
     """Every game: its title and its parameters with their defaults and ranges."""
     return {
-        name: {"title": cls.TITLE, "params": {p.name: p.describe() for p in cls.PARAMS}}
+        name: {"title": cls.TITLE, "params": {p.name: p.describe() for p in cls.PARAMS},
+               "protocols": getattr(cls, "PROTOCOLS", "")}
         for name, cls in sorted(_GAMES.items())
     }
 
