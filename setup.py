@@ -18,6 +18,7 @@ MODULES = [
     "_hex",         # Hex and Hox
     "_tiptoptoe",   # Tip-Top-Toe
     "_storisende",  # Storisende
+    "_grow",        # Symple's protocol: whole turns, shared by Symple and Symple Hex
     "_symple",      # Symple
     "_oust",        # Oust
     "_wunchunk",    # Wunchunk
