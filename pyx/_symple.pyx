@@ -18,18 +18,18 @@ from libc.stdint cimport int32_t, uint64_t
 from libc.string cimport memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
-from ludens._bits cimport bit_get, bits_counts
+from ludens._bits cimport bit_get
 from ludens._board cimport Board
 from ludens._grow cimport (GROW, GROW_WORDS, PLANT, START, GrowCore, GrowGeom, GrowState, grow_after_stone,
                            grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn, grow_geom_fill,
-                           grow_hash, grow_is_legal, grow_keys_fill, grow_legal, grow_observe, grow_playout_draw,
+                           grow_hash, grow_is_legal, grow_keys_fill, grow_legal, grow_observe, grow_playout,
                            grow_put)
 from ludens._rng cimport Rng, splitmix64
-from ludens._state cimport (Game, PlayoutStats, Rules, State, playout_applied, playout_running, seat_keys_fill,
-                            set_to_move)
+from ludens._state cimport Game, PlayoutStats, Rules, State, set_to_move
 
 from fractions import Fraction
 
+from ludens._grow import PHASES
 from ludens._params import Param
 
 cdef enum:
@@ -53,7 +53,7 @@ cdef void _end_turn(SympleCore* s, const GrowGeom* g) noexcept nogil:
     set_to_move(&s.h, &g.keys, -1 if s.ch.stones[0] + s.ch.stones[1] == g.ncells else 1 - s.h.to_move)
 
 
-cdef void _apply(SympleCore* s, const GrowGeom* g, int32_t a) noexcept nogil:
+cdef void _apply(GrowCore* s, const GrowGeom* g, int32_t a) noexcept nogil:
     cdef int32_t colour = s.h.to_move
     if s.phase == START and bit_get(s.libs[colour], a):
         grow_begin(s, g)            # next to an own chain: this turn is a grow
@@ -109,22 +109,7 @@ cdef void symple_observe(const void* core, const void* geom, int32_t colour, flo
 
 cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                          int32_t* buf, PlayoutStats* st) noexcept nogil:
-    # The generic playout's draws without building the legal list.  Every
-    # action but END fills its cell, so the empty cells per word are counted
-    # once and then kept up to date here.
-    cdef SympleCore* s = <SympleCore*>core
-    cdef const GrowGeom* g = <const GrowGeom*>geom
-    cdef int32_t empty_count[GROW_WORDS]
-    cdef int32_t a
-    bits_counts(s.empty, g.nwords, empty_count)
-    while playout_running(&s.h, st, max_plies):
-        a = grow_playout_draw(s, g, rng, st, empty_count)
-        if a < 0:
-            return
-        if a != g.end_action:
-            empty_count[a >> 6] -= 1
-        _apply(s, g, a)
-        playout_applied(&s.h, st)
+    grow_playout(<SympleCore*>core, <const GrowGeom*>geom, rng, max_plies, st, _apply)
 
 
 cdef Rules SYMPLE_RULES

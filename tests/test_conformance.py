@@ -21,7 +21,8 @@ CASES: dict[str, list[tuple[dict, int]]] = {
     "hex": [({}, 40), ({"size": 5}, 100), ({"size": 3, "swap": False}, 40), ({"size": 1}, 20),
             # movement protocols (RULES.md § Movement protocols)
             ({"size": 5, "protocol": "2*"}, 30), ({"size": 5, "protocol": "12*", "upto": True}, 30),
-            ({"size": 4, "protocol": "1234+"}, 20), ({"size": 3, "protocol": "2323**", "swap": False}, 20)],
+            ({"size": 4, "protocol": "1234+"}, 20), ({"size": 3, "protocol": "2323**", "swap": False}, 20),
+            ({"protocol": "symple"}, 10), ({"size": 5, "protocol": "symple"}, 30), ({"size": 2, "protocol": "symple"}, 10)],
     "hox": [({}, 40), ({"size": 5}, 100), ({"size": 2}, 40), ({"size": 4, "swap": False}, 20),
             ({"size": 5, "protocol": "2323**"}, 20), ({"size": 4, "protocol": "112233++", "upto": True}, 20)],
     "tiptoptoe": [({}, 300), ({"swap": False}, 100), ({"protocol": "12*"}, 30),

@@ -14,6 +14,7 @@ GAMES = list(ludens.games())
 CASES = [pytest.param(name, {}, id=name) for name in GAMES] + [
     pytest.param(name, params, id=f"{name}-{params['protocol']}{'-upto' if params.get('upto') else ''}")
     for name, params in (("hex", {"protocol": "12*", "upto": True}), ("hox", {"protocol": "2323**"}),
+                         ("hex", {"protocol": "symple"}),
                          ("tiptoptoe", {"protocol": "1234+", "upto": True}))]
 
 

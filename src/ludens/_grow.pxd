@@ -38,7 +38,8 @@ from ludens._bits cimport bit_clear, bit_get, bit_set, bits_any, bits_counts, bi
 from ludens._board cimport Geometry
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
 from ludens._rng cimport Rng, splitmix64
-from ludens._state cimport Header, PlayoutStats, SeatKeys, State, playout_draw, seat_hash, seat_keys_fill
+from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, playout_applied, playout_draw, playout_running,
+                            seat_hash, seat_keys_fill)
 
 cdef enum:
     GROW_WORDS = (CHAIN_MAX_CELLS + 63) // 64
@@ -344,3 +345,24 @@ cdef inline void grow_keys_fill(GrowGeom* g, uint64_t* x) noexcept nogil:
     g.z_phase[START] = 0
     g.z_phase[GROW] = splitmix64(x)
     g.z_phase[PLANT] = splitmix64(x)
+
+
+ctypedef void (*grow_apply_fn)(GrowCore* s, const GrowGeom* g, int32_t a) noexcept nogil
+
+
+cdef inline void grow_playout(GrowCore* s, const GrowGeom* g, Rng* rng, int32_t max_plies, PlayoutStats* st,
+                              grow_apply_fn apply) noexcept nogil:
+    """A random playout with the generic one's draws, without building the legal
+    list.  Every action but END fills its cell, so the empty cells per word are
+    counted once and then kept up to date here."""
+    cdef int32_t empty_count[GROW_WORDS]
+    cdef int32_t a
+    bits_counts(s.empty, g.nwords, empty_count)
+    while playout_running(&s.h, st, max_plies):
+        a = grow_playout_draw(s, g, rng, st, empty_count)
+        if a < 0:
+            return
+        if a != g.end_action:
+            empty_count[a >> 6] -= 1
+        apply(s, g, a)
+        playout_applied(&s.h, st)

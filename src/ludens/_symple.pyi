@@ -1,13 +1,11 @@
 """Stubs for the public extras of ludens._symple (Symple, RULES.md § Symple)."""
 
-from typing import Iterator, Literal
-
-from ludens._state import Game, State
+from ludens._grow import PHASES as PHASES
+from ludens._grow import GrowState
+from ludens._state import Game
 
 def default_penalty(n: int) -> int:
     """RULES.md's default penalty for an n x n board (4, 6, 10 at 9, 13, 19)."""
-
-PHASES: tuple[str, str, str]
 
 class SympleGame(Game):
     @property
@@ -16,14 +14,4 @@ class SympleGame(Game):
     @property
     def size(self) -> int: ...
 
-class SympleState(State):
-    @property
-    def grown(self) -> bool:
-        """Whether anyone has grown yet (then Black's privilege is gone)."""
-    @property
-    def phase(self) -> Literal["start", "grow", "plant"]:
-        """Between turns, a grow in progress, or the privilege's plant (or end) to come."""
-    def chain_count(self, player: int) -> int: ...
-    def stone_count(self, player: int) -> int: ...
-    def legal_turns(self) -> Iterator[str]: ...
-    def count_legal_turns(self) -> int: ...
+class SympleState(GrowState): ...
