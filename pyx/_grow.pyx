@@ -174,6 +174,10 @@ cdef class GrowState(State):
             turns -= grows - avoid
         return total + turns
 
+    def _count_is_cheap(self):
+        """count_legal_turns is a product over components, not an enumeration (ludens.branching asks)."""
+        return True
+
     # -- hooks ------------------------------------------------------------------
 
     def _why_illegal(self, int action):

@@ -275,6 +275,9 @@ cdef class SympleHexState(GrowState):
                     todo.append(nb)
         return False
 
+    def _count_is_cheap(self):
+        return not self._may_connect()
+
     def legal_turns(self):
         """Yield each distinct legal turn (from here to its end) once, lazily."""
         if self._may_connect():

@@ -9,6 +9,7 @@
 """
 
 from ludens._board import Board
+from ludens.branching import BranchingRow, branching, branching_table
 from ludens._registry import games, load
 from ludens._simulate import Rng
 from ludens._state import Game, State
@@ -20,6 +21,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Board",
+    "BranchingRow",
     "Game",
     "IllegalActionError",
     "LudensError",
@@ -28,6 +30,8 @@ __all__ = [
     "Rng",
     "SimulationResult",
     "State",
+    "branching",
+    "branching_table",
     "games",
     "load",
     "simulate",
