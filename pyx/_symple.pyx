@@ -22,8 +22,8 @@ from ludens._bits cimport bit_get
 from ludens._board cimport Board
 from ludens._grow cimport (GROW, GROW_WORDS, PLANT, START, GrowCore, GrowGeom, GrowState, grow_after_stone,
                            grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn, grow_geom_fill,
-                           grow_hash, grow_is_legal, grow_keys_fill, grow_legal, grow_observe, grow_playout,
-                           grow_put)
+                           grow_keys_fill, grow_observe, grow_playout, grow_put, grow_rules_hash,
+                           grow_rules_is_legal, grow_rules_legal)
 from ludens._rng cimport Rng, splitmix64
 from ludens._state cimport Game, PlayoutStats, Rules, State, set_to_move
 
@@ -53,7 +53,9 @@ cdef void _end_turn(SympleCore* s, const GrowGeom* g) noexcept nogil:
     set_to_move(&s.h, &g.keys, -1 if s.ch.stones[0] + s.ch.stones[1] == g.ncells else 1 - s.h.to_move)
 
 
-cdef void _apply(GrowCore* s, const GrowGeom* g, int32_t a) noexcept nogil:
+cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
+    cdef SympleCore* s = <SympleCore*>core
+    cdef const GrowGeom* g = <const GrowGeom*>geom
     cdef int32_t colour = s.h.to_move
     if s.phase == START and bit_get(s.libs[colour], a):
         grow_begin(s, g)            # next to an own chain: this turn is a grow
@@ -66,18 +68,6 @@ cdef void _apply(GrowCore* s, const GrowGeom* g, int32_t a) noexcept nogil:
         if a != g.end_action:
             grow_put(s, g, a, colour)
         _end_turn(s, g)
-
-
-cdef int32_t symple_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
-    return grow_legal(<const GrowCore*>core, <const GrowGeom*>geom, out)
-
-
-cdef bint symple_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
-    return grow_is_legal(<const GrowCore*>core, <const GrowGeom*>geom, a)
-
-
-cdef void symple_apply(void* core, const void* geom, int32_t a) noexcept nogil:
-    _apply(<SympleCore*>core, <const GrowGeom*>geom, a)
 
 
 cdef void symple_scores(const void* core, const void* geom, double* out) noexcept nogil:
@@ -99,10 +89,6 @@ cdef void symple_returns(const void* core, const void* geom, double* out) noexce
         out[1] = 1.0
 
 
-cdef uint64_t symple_hash_full(const void* core, const void* geom) noexcept nogil:
-    return grow_hash(<const GrowCore*>core, <const GrowGeom*>geom)
-
-
 cdef void symple_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     grow_observe(<const GrowCore*>core, <const GrowGeom*>geom, colour, out)
 
@@ -114,12 +100,12 @@ cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_pli
 
 cdef Rules SYMPLE_RULES
 SYMPLE_RULES.core_size = sizeof(SympleCore)
-SYMPLE_RULES.legal = symple_legal
-SYMPLE_RULES.is_legal = symple_is_legal
-SYMPLE_RULES.apply = symple_apply
+SYMPLE_RULES.legal = grow_rules_legal
+SYMPLE_RULES.is_legal = grow_rules_is_legal
+SYMPLE_RULES.apply = _apply
 SYMPLE_RULES.returns = symple_returns
 SYMPLE_RULES.scores = symple_scores
-SYMPLE_RULES.hash_full = symple_hash_full
+SYMPLE_RULES.hash_full = grow_rules_hash
 SYMPLE_RULES.observe = symple_observe
 SYMPLE_RULES.after_turn = NULL
 SYMPLE_RULES.playout = symple_playout
@@ -218,7 +204,7 @@ cdef class SympleGame(Game):
         if full != (who == -1):
             raise ValueError("to_move must be -1 exactly when the board is full")
         s.h.to_move = who
-        s.h.hash = symple_hash_full(&s, &self.g)
+        s.h.hash = grow_rules_hash(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(SympleCore))
 
 

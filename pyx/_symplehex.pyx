@@ -22,8 +22,8 @@ from ludens._board cimport Board
 from ludens._chains cimport CHAIN_MAX_CELLS
 from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, START, GrowCore, GrowGeom, GrowState, grow_after_stone,
                            grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn, grow_geom_fill,
-                           grow_hash, grow_is_legal, grow_keys_fill, grow_legal, grow_observe, grow_playout,
-                           grow_put)
+                           grow_keys_fill, grow_observe, grow_playout, grow_put, grow_rules_hash,
+                           grow_rules_is_legal, grow_rules_legal)
 from ludens._rng cimport Rng
 from ludens._state cimport Game, PlayoutStats, Rules, State, set_to_move
 
@@ -68,34 +68,23 @@ cdef void _end_turn(SymHexCore* s, const SymHexGeom* g, bint won) noexcept nogil
         set_to_move(&s.gc.h, &g.grow.keys, 1 - colour)
 
 
-cdef void _apply(GrowCore* core, const GrowGeom* geom, int32_t a) noexcept nogil:
+cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef SymHexCore* s = <SymHexCore*>core
     cdef const SymHexGeom* g = <const SymHexGeom*>geom
-    cdef int32_t colour = core.h.to_move
-    if core.phase == START and bit_get(core.libs[colour], a):
-        grow_begin(core, geom)      # next to an own chain: this turn is a grow
-    if core.phase == GROW:
-        grow_before_stone(core, geom, a)
+    cdef GrowCore* gc = &s.gc
+    cdef int32_t colour = gc.h.to_move
+    if gc.phase == START and bit_get(gc.libs[colour], a):
+        grow_begin(gc, &g.grow)     # next to an own chain: this turn is a grow
+    if gc.phase == GROW:
+        grow_before_stone(gc, &g.grow, a)
         if _put(s, g, a, colour):
             _end_turn(s, g, True)
-        elif not grow_after_stone(core, geom, a):
+        elif not grow_after_stone(gc, &g.grow, a):
             _end_turn(s, g, False)
-    elif a == geom.end_action:      # declining the privilege's plant
+    elif a == g.grow.end_action:    # declining the privilege's plant
         _end_turn(s, g, False)
     else:                           # a plant, or the privilege's plant
         _end_turn(s, g, _put(s, g, a, colour))
-
-
-cdef int32_t sh_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
-    return grow_legal(<const GrowCore*>core, <const GrowGeom*>geom, out)
-
-
-cdef bint sh_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
-    return grow_is_legal(<const GrowCore*>core, <const GrowGeom*>geom, a)
-
-
-cdef void sh_apply(void* core, const void* geom, int32_t a) noexcept nogil:
-    _apply(<GrowCore*>core, <const GrowGeom*>geom, a)
 
 
 cdef void sh_returns(const void* core, const void* geom, double* out) noexcept nogil:
@@ -109,10 +98,6 @@ cdef void sh_scores(const void* core, const void* geom, double* out) noexcept no
     cdef const SymHexCore* s = <const SymHexCore*>core
     if s.winner >= 0:
         out[s.winner] = 1.0
-
-
-cdef uint64_t sh_hash_full(const void* core, const void* geom) noexcept nogil:
-    return grow_hash(<const GrowCore*>core, <const GrowGeom*>geom)
 
 
 cdef void sh_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
@@ -132,12 +117,12 @@ cdef void sh_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
 
 cdef Rules SYMPLE_HEX_RULES
 SYMPLE_HEX_RULES.core_size = sizeof(SymHexCore)
-SYMPLE_HEX_RULES.legal = sh_legal
-SYMPLE_HEX_RULES.is_legal = sh_is_legal
-SYMPLE_HEX_RULES.apply = sh_apply
+SYMPLE_HEX_RULES.legal = grow_rules_legal
+SYMPLE_HEX_RULES.is_legal = grow_rules_is_legal
+SYMPLE_HEX_RULES.apply = _apply
 SYMPLE_HEX_RULES.returns = sh_returns
 SYMPLE_HEX_RULES.scores = sh_scores
-SYMPLE_HEX_RULES.hash_full = sh_hash_full
+SYMPLE_HEX_RULES.hash_full = grow_rules_hash
 SYMPLE_HEX_RULES.observe = sh_observe
 SYMPLE_HEX_RULES.after_turn = NULL
 SYMPLE_HEX_RULES.playout = sh_playout
@@ -237,7 +222,7 @@ cdef class SympleHexGame(Game):
         elif to_move == -1:
             raise ValueError("to_move is -1 but nobody has connected")
         s.gc.h.to_move = to_move
-        s.gc.h.hash = sh_hash_full(&s, &self.g)
+        s.gc.h.hash = grow_rules_hash(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(SymHexCore))
 
 

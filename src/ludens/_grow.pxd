@@ -28,7 +28,7 @@ A turn's actions: ``grow_begin`` (START, the first cell touches an own chain),
 then per grow stone ``grow_before_stone``, the game's own put (``grow_put``
 plus whatever it tracks), ``grow_after_stone`` (False: the turn is over);
 ``grow_finish_turn`` forgets the turn's marks.  The combinatorics of whole
-turns (grows as maximal matchings) are in ``ludens._matchings``.
+turns (grows as maximal matchings) are in pyx/_grow.pyx.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
@@ -38,8 +38,8 @@ from ludens._bits cimport bit_clear, bit_get, bit_set, bits_any, bits_counts, bi
 from ludens._board cimport Geometry
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
 from ludens._rng cimport Rng, splitmix64
-from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, playout_applied, playout_draw, playout_running,
-                            seat_hash, seat_keys_fill)
+from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, apply_fn, playout_applied, playout_draw,
+                            playout_running, seat_hash, seat_keys_fill)
 
 cdef enum:
     GROW_WORDS = (CHAIN_MAX_CELLS + 63) // 64
@@ -347,11 +347,22 @@ cdef inline void grow_keys_fill(GrowGeom* g, uint64_t* x) noexcept nogil:
     g.z_phase[PLANT] = splitmix64(x)
 
 
-ctypedef void (*grow_apply_fn)(GrowCore* s, const GrowGeom* g, int32_t a) noexcept nogil
+# Rules entries a game with Symple's protocol takes as they are (ludens/_state.pxd's signatures).
+
+cdef inline int32_t grow_rules_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
+    return grow_legal(<const GrowCore*>core, <const GrowGeom*>geom, out)
+
+
+cdef inline bint grow_rules_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
+    return grow_is_legal(<const GrowCore*>core, <const GrowGeom*>geom, a)
+
+
+cdef inline uint64_t grow_rules_hash(const void* core, const void* geom) noexcept nogil:
+    return grow_hash(<const GrowCore*>core, <const GrowGeom*>geom)
 
 
 cdef inline void grow_playout(GrowCore* s, const GrowGeom* g, Rng* rng, int32_t max_plies, PlayoutStats* st,
-                              grow_apply_fn apply) noexcept nogil:
+                              apply_fn apply) noexcept nogil:
     """A random playout with the generic one's draws, without building the legal
     list.  Every action but END fills its cell, so the empty cells per word are
     counted once and then kept up to date here."""
