@@ -241,8 +241,8 @@ cdef class SympleHexState(GrowState):
         cdef GrowCore* s = self._gs()
         cdef const SymHexGeom* g = <const SymHexGeom*>self.geom
         cdef int32_t colour = s.h.to_move, c
-        if s.phase == PLANT:
-            return False             # the plant touches no stone of the mover (n > 1 below)
+        if colour < 0 or s.phase == PLANT:
+            return False             # over; or the plant, which touches no stone of the mover (n > 1 below)
         mine = {c for c in range(g.grow.ncells) if s.ch.colour[c] == colour}
         cells = mine | {c for c, _ in self._grow_edges()}
         if g.grow.n == 1:
