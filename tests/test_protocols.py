@@ -313,3 +313,24 @@ def test_bad_protocol_position():
     for bad in ({"turn": -1}, {"turn": 1, "turn_plies": 2}, {"turn": "1"}, {"turn": 0, "turn_plies": True}):
         with pytest.raises(ValueError):
             game.new_state({"board": {}, "to_move": 0, **bad})
+
+
+def test_tiptoptoe_three_houses_in_mid_turn():
+    # Find, in random 1* games, a number that gives the mover three houses in a row;
+    # the same position under 4* ends the game at that number, mid-turn.
+    plain = ludens.load("tiptoptoe", swap=False)
+    for seed in range(200):
+        state = _random_game(plain, seed)
+        if len(state.to_json()["board"]) < 81:          # ended by a line, not a full board
+            break
+    last = state.history[-1]
+    before = state.clone()
+    before.undo_action()
+    position = before.to_json()
+    game = ludens.load("tiptoptoe", protocol="4*", swap=False)
+    mid = game.new_state({"board": position["board"], "to_move": position["to_move"],
+                          "turn": 7, "turn_plies": 1})
+    assert mid.actions_left() == 3
+    mid.apply_action(last)
+    assert mid.is_terminal() and int(np.argmax(mid.returns())) == position["to_move"]
+    assert mid.turn_plies == 0 and mid.turns == [mid.action_to_string(last)]
