@@ -87,9 +87,10 @@ cdef inline void protocol_step(Header* h, const Protocol* p, const SeatKeys* key
                                int32_t next_colour) noexcept nogil:
     """One action of the turn was played and the game goes on: count it, and when
     the turn is complete give the move to ``next_colour``."""
-    if p.single:
+    if p.single:                 # the base game's turns: no protocol key, colours alternate
         h.proto_turn += 1
-        set_to_move(h, keys, next_colour)
+        h.hash ^= keys.to_move[h.to_move] ^ keys.to_move[next_colour]
+        h.to_move = next_colour
         return
     h.hash ^= protocol_key(p, h.proto_turn, h.turn_plies)
     h.turn_plies += 1
