@@ -11,6 +11,10 @@ start-of-turn chains and whose edges are the candidate cells.
 ``legal_turns`` and ``count_legal_turns`` work on that description.
 """
 
+from cpython.exc cimport PyErr_CheckSignals
+
+from ludens._state import count_up_to, turn_limit
+
 PHASES = ("start", "grow", "plant")
 
 
@@ -126,8 +130,10 @@ cdef class GrowState(State):
                     yield fmt(parts + [names[p]])
             yield fmt(parts + ["end"])
 
-    def count_legal_turns(self):
-        """The exact number of distinct legal turns, without enumerating them.
+    def count_legal_turns(self, limit=None):
+        """The exact number of distinct legal turns, without enumerating them;
+        with ``limit``, ``min(count, limit)`` by enumerating at most ``limit``
+        turns (the exact count can be slow where the frontier below is wide).
 
         Plants are counted directly.  A grow is a maximal matching of the
         hypergraph whose vertices are the mover's start-of-turn chains and whose
@@ -144,6 +150,9 @@ cdef class GrowState(State):
         turns; summing that needs, for each plant cell p, the number of grows
         avoiding p's neighbours: the same programme with those cells barred.
         """
+        limit = turn_limit(limit)
+        if limit is not None:
+            return count_up_to(self.legal_turns(), limit)
         if self._gs().h.to_move < 0:
             return 0
         plants, edges, priv = self._turn_parts()
@@ -301,7 +310,6 @@ cdef class _Component:
     cdef list masks
     cdef list closing
     cdef dict _counts
-    cdef list _back
 
     def __init__(self, edges):
         self.cells = [c for c, _ in edges]
@@ -318,7 +326,6 @@ cdef class _Component:
         for k, i in last.items():
             self.closing[i] |= 1 << k
         self._counts = {}
-        self._back = None
 
     cdef object _step(self, int i, object used, frozenset demands, bint take):
         K = self.masks[i]
@@ -354,6 +361,7 @@ cdef class _Component:
         for i in range(len(self.cells)):
             nxt = {}
             for state, ways in layer.items():
+                PyErr_CheckSignals()
                 for take in (True, False):
                     if take and self.cells[i] in barred:
                         continue
@@ -365,61 +373,40 @@ cdef class _Component:
         self._counts[barred] = total
         return total
 
-    def _prepare(self):
-        # Reachable states per position, then the live transitions of each
-        # (those with at least one completion), so that enumeration never
-        # walks into a dead end.
-        cdef int i, n = len(self.cells)
-        layers = [{(0, frozenset())}]
-        for i in range(n):
-            nxt = set()
-            for state in layers[i]:
-                for take in (True, False):
-                    child = self._step(i, state[0], state[1], take)
-                    if child is not None:
-                        nxt.add(child)
-            layers.append(nxt)
-        back = [None] * (n + 1)
-        back[n] = {state: [] for state in layers[n]}
-        for i in range(n - 1, -1, -1):
-            here = {}
-            for state in layers[i]:
-                kids = []
-                for take in (True, False):
-                    child = self._step(i, state[0], state[1], take)
-                    if child is not None and child in back[i + 1]:
-                        kids.append((take, child))
-                if kids:
-                    here[state] = kids
-            back[i] = here
-        self._back = back
-
     def matchings(self):
-        """Yield each maximal matching once, as its list of cells in this component's order."""
-        if self._back is None:
-            self._prepare()
-        back = self._back
-        n = len(self.cells)
-        start = (0, frozenset())
-        if start not in back[0]:
-            return
+        """Yield each maximal matching once, as its list of cells in this component's order.
+
+        A depth-first search over take/skip per cell, taking first: the first
+        matching comes after one pass (taking whenever possible never leaves a
+        demand), memory is the search path, and a dead end is left as soon as
+        a demand empties.
+        """
+        cdef int n = len(self.cells), i, option
         chosen = []
-        stack = [(0, start, 0)]         # (position, state, next option to try)
+        stack = [[0, 0, frozenset(), 0, False]]    # position, used, demands, next option, took its cell
         while stack:
-            i, state, k = stack.pop()
+            top = stack[len(stack) - 1]
+            i = top[0]
             if i == n:
                 yield list(chosen)
+                stack.pop()
                 continue
-            kids = back[i][state]
-            if k > 0 and kids[k - 1][0]:
-                chosen.pop()           # undo the cell taken by the previous option
-            if k == len(kids):
+            if top[4]:
+                chosen.pop()           # undo the cell the previous option took
+                top[4] = False
+            option = top[3]
+            if option == 2:
+                stack.pop()
                 continue
-            take, child = kids[k]
-            stack.append((i, state, k + 1))
-            if take:
+            top[3] = option + 1
+            PyErr_CheckSignals()
+            child = self._step(i, top[1], top[2], option == 0)
+            if child is None:
+                continue
+            if option == 0:
                 chosen.append(self.cells[i])
-            stack.append((i + 1, child, 0))
+                top[4] = True
+            stack.append([i + 1, child[0], child[1], 0, False])
 
 
 def maximal_matchings(edges):

@@ -32,6 +32,7 @@ in either, and every placement continues the same way.  They are the same
 state for search, so they share a hash.
 """
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int16_t, int32_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
@@ -43,6 +44,7 @@ from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacen
 from ludens._rng cimport Rng, splitmix64
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, playout_applied, playout_draw,
                             playout_running, seat_hash, seat_keys_fill, set_to_move)
+from ludens._state import count_up_to, turn_limit
 
 from ludens._params import Param
 from ludens.errors import ParameterError
@@ -581,8 +583,9 @@ cdef class OustState(State):
                 "legal": [[c for c in range(n) if _is_set(s.legal[k], c)] for k in range(2)],
                 "nlegal": [s.nlegal[0], s.nlegal[1]]}
 
-    def count_legal_turns(self):
-        """The number of distinct legal turns, without enumerating their strings.
+    def count_legal_turns(self, limit=None):
+        """The number of distinct legal turns, without enumerating their strings
+        (with ``limit``: ``min(count, limit)``, stopping once it is reached).
 
         Searches the states reachable by capturing placements (each distinct
         one once, by hash).  A turn ending with a silent placement is fixed by
@@ -596,7 +599,8 @@ cdef class OustState(State):
         """
         cdef OustCore* s = self._s()
         cdef OustGeom* g = self._g()
-        if s.h.to_move < 0:
+        limit = turn_limit(limit)
+        if s.h.to_move < 0 or limit == 0:
             return 0
         cdef OustCore node, child
         cdef int32_t n, i, c, p
@@ -606,6 +610,9 @@ cdef class OustState(State):
         ended = set()
         total = 0
         while stack:
+            PyErr_CheckSignals()
+            if limit is not None and total + len(ended) >= limit:
+                return limit
             memcpy(&node, PyBytes_AS_STRING(stack.pop()), sizeof(OustCore))
             p = node.h.to_move
             n = oust_legal(&node, g, buf)
@@ -621,4 +628,4 @@ cdef class OustState(State):
                 elif child.h.hash not in seen:
                     seen.add(child.h.hash)
                     stack.append(_core_bytes(&child))
-        return total + len(ended)
+        return total + len(ended) if limit is None else min(total + len(ended), limit)

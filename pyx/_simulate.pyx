@@ -16,16 +16,22 @@ does, so the two agree action for action.
 
 cimport numpy as cnp
 from cpython.bytes cimport PyBytes_AS_STRING
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
+from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from ludens._rng cimport Rng as RngState
 from ludens._rng cimport rng_below, rng_next, rng_seed, rng_uniform
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
                             playout_running)
 
+import threading
+
 import numpy as np
+
+from ludens.errors import ParameterError
 
 cnp.import_array()
 
@@ -70,43 +76,82 @@ cdef class Rng:
         self.s.s0, self.s.s1, self.s.s2, self.s.s3 = st
 
 
-cdef void generic_playout(const Rules* R, void* core, const void* geom, RngState* rng,
-                          int32_t max_plies, int32_t* buf, uint64_t* hashes, int32_t nhashes,
-                          PlayoutStats* st) noexcept nogil:
-    """Uniform random play over ``R.legal``; ``hashes`` (for after_turn) holds the
-    hashes before each turn so far, with room for ``max_plies`` more."""
+ctypedef struct Hashes:
+    uint64_t* data        # the hashes before each turn so far (for after_turn)
+    size_t cap
+
+
+cdef class StopFlag:
+    """Set by ``simulate`` (on Ctrl-C or an error) to stop running chunks
+    between two games; chunks stopped so early return no results."""
+
+    cdef int raised
+
+    def set(self):
+        self.raised = 1
+
+    def __bool__(self):
+        return self.raised != 0
+
+
+cdef int generic_playout(const Rules* R, void* core, const void* geom, RngState* rng,
+                         int32_t max_plies, int32_t* buf, Hashes* hashes, size_t nhashes,
+                         PlayoutStats* st) noexcept nogil:
+    """Uniform random play over ``R.legal``; ``hashes`` holds the ``nhashes``
+    hashes before each turn so far and grows as needed.  -1 if out of memory."""
     cdef Header* h = <Header*>core
     cdef int32_t i
+    cdef uint64_t* grown
     while playout_running(h, st, max_plies):
         i = playout_draw(rng, st, R.legal(core, geom, buf))
         if i < 0:
-            return
+            return 0
         R.apply(core, geom, buf[i])
         playout_applied(h, st)
         if h.turn_plies == 0:
             if R.after_turn != NULL:
-                hashes[nhashes] = h.hash
+                if nhashes == hashes.cap:
+                    grown = <uint64_t*>realloc(hashes.data, sizeof(uint64_t) * hashes.cap * 2)
+                    if grown == NULL:
+                        return -1
+                    hashes.data = grown
+                    hashes.cap *= 2
+                hashes.data[nhashes] = h.hash
                 nhashes += 1
-                R.after_turn(core, geom, hashes, nhashes)
+                R.after_turn(core, geom, hashes.data, <int32_t>nhashes)
+    return 0
 
 
-cdef void play_one(const Rules* R, void* core, const void* geom, RngState* rng, int32_t max_plies,
-                   int32_t* buf, uint64_t* hashes, int32_t nhashes, PlayoutStats* st) noexcept nogil:
+cdef int play_one(const Rules* R, void* core, const void* geom, RngState* rng, int32_t max_plies,
+                  int32_t* buf, Hashes* hashes, size_t nhashes, PlayoutStats* st) noexcept nogil:
     memset(st, 0, sizeof(PlayoutStats))
     if R.playout != NULL:
         R.playout(core, geom, rng, max_plies, buf, st)
-    else:
-        generic_playout(R, core, geom, rng, max_plies, buf, hashes, nhashes, st)
+        return 0
+    return generic_playout(R, core, geom, rng, max_plies, buf, hashes, nhashes, st)
 
 
-def run_chunk(source, seed, long long start, int count, int max_plies):
+cdef inline double _now() noexcept nogil:
+    cdef timespec ts
+    clock_gettime(CLOCK_MONOTONIC, &ts)
+    return ts.tv_sec + ts.tv_nsec * 1e-9
+
+
+# Seconds between two looks at pending signals (Ctrl-C) from a chunk run on
+# the main thread; other threads stop on the StopFlag the main thread sets.
+cdef double _SIGNAL_EVERY = 0.02
+
+
+def run_chunk(source, seed, long long start, int count, int max_plies, StopFlag stop=None):
     """Play games ``start .. start+count-1`` of the batch ``seed`` from ``source``.
 
     ``source`` is a Game (games start from its initial state) or a State
     (games continue from it).  Returns a dict of numpy arrays indexed by
     game: returns/scores (by seat, shape (count, players)), winner (seat
     with the unique best return, else -1), plies, turns, decisions,
-    legal_sum, truncated.
+    legal_sum, truncated.  Between games the chunk stops if ``stop`` is set
+    (and then returns None); on the main thread it also raises
+    KeyboardInterrupt within about 0.02 s of a Ctrl-C.
     """
     cdef Game game
     cdef State state = None
@@ -118,9 +163,11 @@ def run_chunk(source, seed, long long start, int count, int max_plies):
     else:
         raise TypeError(f"simulate needs a ludens Game or State, not {type(source).__name__}")
     if count < 0:
-        raise ValueError(f"count {count} is negative")
+        raise ParameterError(f"count {count} is negative")
     if max_plies < 0:
-        raise ValueError(f"max_plies {max_plies} is negative")
+        raise ParameterError(f"max_plies {max_plies} is negative")
+    if seed < 0:
+        raise ParameterError(f"seed {seed} is negative")
     cdef const Rules* R = game.rules
     cdef const void* geom = game.geom
     cdef int P = game.num_players
@@ -145,7 +192,7 @@ def run_chunk(source, seed, long long start, int count, int max_plies):
     cdef int32_t nprefix = 1
     if state is not None:
         if state.hdr().to_move < 0:
-            raise ValueError("cannot simulate from a finished game")
+            raise ParameterError("cannot simulate from a finished game")
         root = bytes((<char*>state.core)[:R.core_size])
         nprefix = state._nturns + 1
     else:
@@ -155,11 +202,14 @@ def run_chunk(source, seed, long long start, int count, int max_plies):
     cdef void* core = malloc(R.core_size)
     cdef int32_t* buf = <int32_t*>malloc(sizeof(int32_t) * max(1, game.num_actions))
     cdef uint64_t* prefix = <uint64_t*>malloc(sizeof(uint64_t) * nprefix)
-    cdef uint64_t* hashes = NULL
+    cdef Hashes hashes
+    hashes.data = NULL
+    hashes.cap = 0
     if R.after_turn != NULL:
-        hashes = <uint64_t*>malloc(sizeof(uint64_t) * (<size_t>nprefix + max_plies + 2))
-    if core == NULL or buf == NULL or prefix == NULL or (R.after_turn != NULL and hashes == NULL):
-        free(core); free(buf); free(prefix); free(hashes)
+        hashes.cap = <size_t>nprefix + 256      # grows in the playout as turns go by
+        hashes.data = <uint64_t*>malloc(sizeof(uint64_t) * hashes.cap)
+    if core == NULL or buf == NULL or prefix == NULL or (R.after_turn != NULL and hashes.data == NULL):
+        free(core); free(buf); free(prefix); free(hashes.data)
         raise MemoryError()
     if state is not None:
         memcpy(prefix, state._turn_hash, sizeof(uint64_t) * nprefix)
@@ -172,14 +222,27 @@ def run_chunk(source, seed, long long start, int count, int max_plies):
     cdef double vals[8]
     cdef int i, p, best, stuck_at = -1
     cdef double top
+    cdef bint oom = False, stopped = False
+    cdef int* stop_flag = NULL if stop is None else &stop.raised
+    cdef bint watch_signals = threading.current_thread() is threading.main_thread()
+    cdef double next_look = _now() + _SIGNAL_EVERY
     try:
         with nogil:
             for i in range(count):
+                if stop_flag != NULL and stop_flag[0]:
+                    stopped = True
+                    break
+                if watch_signals and _now() >= next_look:
+                    with gil:
+                        PyErr_CheckSignals()     # raises KeyboardInterrupt on Ctrl-C
+                    next_look = _now() + _SIGNAL_EVERY
                 memcpy(core, root_p, R.core_size)
-                if hashes != NULL:
-                    memcpy(hashes, prefix, sizeof(uint64_t) * nprefix)
+                if hashes.data != NULL:
+                    memcpy(hashes.data, prefix, sizeof(uint64_t) * nprefix)
                 rng_seed(&rng, useed, <uint64_t>(start + i))
-                play_one(R, core, geom, &rng, max_plies, buf, hashes, nprefix, &st)
+                if play_one(R, core, geom, &rng, max_plies, buf, &hashes, nprefix, &st) < 0:
+                    oom = True
+                    break
                 if st.stuck:
                     stuck_at = i
                     break
@@ -206,7 +269,11 @@ def run_chunk(source, seed, long long start, int count, int max_plies):
                             best = -1
                     win_v[i] = best
     finally:
-        free(core); free(buf); free(prefix); free(hashes)
+        free(core); free(buf); free(prefix); free(hashes.data)
+    if oom:
+        raise MemoryError(f"{game.name}: out of memory for the turn hashes of game {start + i}")
+    if stopped:
+        return None
     if stuck_at >= 0:
         raise RuntimeError(f"{game.name}: no legal action in a live position "
                            f"(game {start + stuck_at} of seed {seed}); this is a rules bug")

@@ -1,18 +1,22 @@
 # cython: language_level=3
 """The generic Game and State: everything that is not a game's rules.
 
-See src/ludens/_state.pxd for the contract a game implements.  Undo replays
-the history from the state's root core: it is exact by construction (there is
-no per-game inverse to get wrong) and costs O(plies); ``clone`` is the cheap
-way to branch, as in any search.
+See src/ludens/_state.pxd for the contract a game implements.  Undo restores
+the latest checkpoint (a copy of the core taken every ``CHECKPOINT_EVERY``
+plies) and replays the few actions since: it is exact by construction (there
+is no per-game inverse to get wrong) and costs at most ``CHECKPOINT_EVERY - 1``
+applies.  Checkpoints cost ``core_size / CHECKPOINT_EVERY`` bytes per ply of
+history (plus 33 bytes of object header each); they are immutable ``bytes``
+that a clone shares with its original, so ``clone`` copies only references.
 """
 
 cimport numpy as cnp
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
+from cpython.exc cimport PyErr_CheckSignals
 from cpython.number cimport PyNumber_Index
 from cpython.ref cimport Py_DECREF
 from libc.stdint cimport int32_t, uint64_t
-from libc.stdlib cimport free, malloc
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
 import json
@@ -26,6 +30,12 @@ from ludens.errors import IllegalActionError, NotationError, ParameterError
 cnp.import_array()
 
 cdef int32_t _INITIAL_CAPACITY = 64
+# Plies between undo checkpoints: undo replays at most CHECKPOINT_EVERY - 1
+# actions (each a few hundred ns) and history costs core_size / CHECKPOINT_EVERY
+# bytes per ply.
+cdef enum:
+    _EVERY = 8
+CHECKPOINT_EVERY = _EVERY
 _CELL_LIKE = re.compile(r"[a-z]+[0-9]+")
 
 
@@ -172,6 +182,16 @@ cdef class State:
 
     The API follows OpenSpiel's names.  Players are seats numbered from 0;
     ``current_player`` is -1 once the game is over.
+
+    Memory: one block of the core plus 16 bytes per ply of history (actions,
+    turn ends and turn hashes; capacity doubles as it fills), and undo
+    checkpoints of ``(core_size + 33) / CHECKPOINT_EVERY`` bytes per ply,
+    shared with clones (``bench/undo.py`` prints both per game).
+
+    Threads: every method runs whole while holding the GIL, so threads sharing
+    a State never see it half-changed; the order of their calls is theirs to
+    keep (a move computed before another thread's move may be refused with
+    IllegalActionError).
     """
 
     def __cinit__(self):
@@ -181,6 +201,7 @@ cdef class State:
         self._turn_hash = NULL
         self._nhist = self._hcap = self._nturns = 0
         self.rules = NULL
+        self._checkpoints = []
 
     def __dealloc__(self):
         free(self.core)         # the one block holding the core and the history arrays
@@ -199,6 +220,7 @@ cdef class State:
         self._nhist = 0
         self._nturns = 0
         self._turn_hash[0] = self.hdr().hash
+        self._checkpoints = []
 
     # -- the engine ---------------------------------------------------------
 
@@ -226,16 +248,31 @@ cdef class State:
             _copy_contents(self, old, hist, turn_end, turn_hash)
             free(old)
         self._advance(action)
+        # Only after a complete ply; the list may be short if an error cut a
+        # whole-turn apply() between the two (then it is simply not extended).
+        if self._nhist % _EVERY == 0 and len(self._checkpoints) == self._nhist // _EVERY - 1:
+            self._checkpoints.append(PyBytes_FromStringAndSize(<char*>self.core, self.rules.core_size))
         return 0
 
     cdef int _rebuild(self, int32_t nplies) except -1:
-        """Reset to the root and replay the first ``nplies`` actions of the history."""
-        memcpy(self.core, PyBytes_AS_STRING(self._root), self.rules.core_size)
-        self._nturns = 0
-        self._turn_hash[0] = self.hdr().hash
-        cdef int32_t i, n = nplies
-        self._nhist = 0
-        for i in range(n):
+        """Go back to ply ``nplies`` (<= the current one) of the history: restore the
+        latest checkpoint at or before it (or the root) and replay from there."""
+        cdef list cps = self._checkpoints
+        cdef int32_t j = min(nplies // _EVERY, len(cps))
+        cdef int32_t start = j * _EVERY, i, lo, hi, mid
+        del cps[j:]
+        memcpy(self.core, PyBytes_AS_STRING(cps[j - 1] if j else self._root), self.rules.core_size)
+        # The turns that ended by ply ``start``; the turn arrays up to there stay valid.
+        lo, hi = 0, self._nturns
+        while lo < hi:
+            mid = (lo + hi) // 2
+            if self._turn_end[mid] <= start:
+                lo = mid + 1
+            else:
+                hi = mid
+        self._nturns = lo
+        self._nhist = start
+        for i in range(start, nplies):
             self._advance(self._hist[i])
         return 0
 
@@ -300,7 +337,11 @@ cdef class State:
         self._push(self._check_action(action))
 
     def undo_action(self):
-        """Take back the last action (any, across turns); return it."""
+        """Take back the last action (any, across turns); return it.
+
+        Costs a copy of the core and at most ``CHECKPOINT_EVERY - 1`` (8 - 1)
+        replayed actions, whatever the ply.
+        """
         if self._nhist == 0:
             raise IllegalActionError("there is no action to undo")
         cdef int32_t last = self._hist[self._nhist - 1]
@@ -318,6 +359,7 @@ cdef class State:
         s._root_position = self._root_position
         s._nhist = self._nhist
         s._nturns = self._nturns
+        s._checkpoints = list(self._checkpoints)
         _allocate(s, self._hcap)
         _copy_contents(s, self.core, self._hist, self._turn_end, self._turn_hash)
         return s
@@ -479,6 +521,7 @@ cdef class State:
             memcpy(self.core, PyBytes_AS_STRING(saved), self.rules.core_size)
             self._nhist = nhist
             self._nturns = nturns
+            del self._checkpoints[nhist // _EVERY:]
             raise
 
     def _why_incomplete(self):
@@ -490,38 +533,50 @@ cdef class State:
         return "not a legal action in this position"
 
     def legal_turns(self):
-        """Yield each distinct legal turn as a move string (lazily).
+        """Yield each distinct legal turn as a move string, lazily.
 
         Mid-turn, yields the ways to finish the current turn.  Two sequences
         of actions are the same turn when they reach the same state, so a
-        turn is yielded once whatever the order of its parts.
+        turn is yielded once whatever the order of its parts.  A depth-first
+        search: the first turn comes after one line of actions; memory is the
+        search path plus 16 to 32 bytes per distinct state seen (their hashes).
+        Ctrl-C interrupts it.
         """
         if self.hdr().to_move < 0:
             return
         cdef int32_t nturns = self._nturns
-        seen = set()
+        cdef _HashSet seen = _HashSet()
+        cdef State node, child
+        cdef uint64_t key
         stack = [(self.clone(), [])]
         while stack:
             node, parts = stack.pop()
             children = []
             for a in node.legal_actions():
+                PyErr_CheckSignals()
                 child = node.clone()
                 text = node.action_to_string(a)
-                (<State>child)._push(a)
-                done = (<State>child)._nturns > nturns
-                key = (done, child.hash)
-                if key in seen:
+                child._push(a)
+                done = child._nturns > nturns
+                # A finished turn and an unfinished one never share a key.
+                key = child.hdr().hash ^ (_DONE_KEY if done else 0)
+                if not seen.add(key):
                     continue
-                seen.add(key)
                 if done:
                     yield self.game._format_turn(parts + [text])
                 else:
                     children.append((child, parts + [text]))
             stack.extend(reversed(children))
 
-    def count_legal_turns(self):
-        """The number of distinct legal turns (by enumeration unless a game knows better)."""
-        return sum(1 for _ in self.legal_turns())
+    def count_legal_turns(self, limit=None):
+        """The number of distinct legal turns; with ``limit``, at most ``limit``.
+
+        With a limit the count stops as soon as ``limit`` turns are found and
+        returns ``limit`` (so the result is ``min(count, limit)``; equal to
+        ``limit`` means "at least that many").  By enumeration unless a game
+        knows better.  Ctrl-C interrupts it.
+        """
+        return count_up_to(self.legal_turns(), turn_limit(limit))
 
     # -- views --------------------------------------------------------------
 
@@ -597,6 +652,92 @@ cdef class State:
         """Jupyter: the board with a one-line caption."""
         from ludens.pictures import html
         return html(self)
+
+
+def turn_limit(limit):
+    """``count_legal_turns``' limit checked: None, or an int >= 0 (ParameterError otherwise)."""
+    if limit is None:
+        return None
+    try:
+        if isinstance(limit, bool):
+            raise TypeError
+        n = PyNumber_Index(limit)
+    except TypeError:
+        raise ParameterError(f"limit must be None or an integer, not {limit!r}") from None
+    if n < 0:
+        raise ParameterError(f"limit must be at least 0, not {n}")
+    return n
+
+
+def count_up_to(turns, limit):
+    """How many items ``turns`` yields, stopping at ``limit`` (None: no limit)."""
+    cdef Py_ssize_t n = 0
+    if limit is not None and limit == 0:
+        return 0
+    for _ in turns:
+        PyErr_CheckSignals()
+        n += 1
+        if limit is not None and n >= limit:
+            break
+    return n
+
+
+cdef uint64_t _DONE_KEY = 0x9E3779B97F4A7C15
+
+
+cdef class _HashSet:
+    """A set of 64-bit keys (open addressing, 8 bytes a slot, at most half full)."""
+
+    cdef uint64_t* slots
+    cdef size_t mask        # capacity - 1 (a power of two)
+    cdef size_t count
+    cdef bint has_zero      # 0 marks an empty slot, so key 0 is kept aside
+
+    def __cinit__(self):
+        self.mask = 1023
+        self.count = 0
+        self.has_zero = False
+        self.slots = <uint64_t*>calloc(self.mask + 1, sizeof(uint64_t))
+        if self.slots == NULL:
+            raise MemoryError()
+
+    def __dealloc__(self):
+        free(self.slots)
+
+    cdef bint add(self, uint64_t key) except -1:
+        """Add ``key``; True if it was not there."""
+        if key == 0:
+            if self.has_zero:
+                return False
+            self.has_zero = True
+            return True
+        cdef size_t i = (key * 0x9E3779B97F4A7C15) >> 20 & self.mask
+        while self.slots[i] != 0:
+            if self.slots[i] == key:
+                return False
+            i = (i + 1) & self.mask
+        self.slots[i] = key
+        self.count += 1
+        if 2 * self.count > self.mask:
+            self._grow()
+        return True
+
+    cdef int _grow(self) except -1:
+        cdef uint64_t* old = self.slots
+        cdef size_t k, i, old_size = self.mask + 1
+        cdef uint64_t* slots = <uint64_t*>calloc(2 * old_size, sizeof(uint64_t))
+        if slots == NULL:
+            raise MemoryError()
+        self.slots = slots
+        self.mask = 2 * old_size - 1
+        for k in range(old_size):
+            if old[k] != 0:
+                i = (old[k] * 0x9E3779B97F4A7C15) >> 20 & self.mask
+                while slots[i] != 0:
+                    i = (i + 1) & self.mask
+                slots[i] = old[k]
+        free(old)
+        return 0
 
 
 def format_turn(parts):

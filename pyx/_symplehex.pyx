@@ -269,11 +269,11 @@ cdef class SympleHexState(GrowState):
             return State.legal_turns(self)
         return GrowState.legal_turns(self)
 
-    def count_legal_turns(self):
-        """The number of distinct legal turns (exact)."""
+    def count_legal_turns(self, limit=None):
+        """The number of distinct legal turns; with ``limit``, ``min(count, limit)``."""
         if self._may_connect():
-            return State.count_legal_turns(self)
-        return GrowState.count_legal_turns(self)
+            return State.count_legal_turns(self, limit)
+        return GrowState.count_legal_turns(self, limit)
 
     def winner_colour(self):
         """The colour that connected (0 or 1), or None while the game goes on."""

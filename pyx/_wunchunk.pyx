@@ -22,6 +22,7 @@ answered exactly by Dreyfus-Wagner over the chunks, of which a real game has
 at most four at that point.
 """
 
+from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memmove, memset
@@ -36,6 +37,8 @@ from ludens._chains cimport Chains, SizeHist, chains_add, chains_clear
 from ludens._rng cimport Rng, splitmix64
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
                             playout_draw, playout_running, seat_hash, seat_keys_fill, set_to_move)
+from ludens._signals cimport interrupted, reraise
+from ludens._state import turn_limit
 
 from ludens._params import Param
 from ludens.errors import NotationError, ParameterError
@@ -524,6 +527,8 @@ ctypedef struct _Sets:
     uint8_t zero[MAX_CELLS]
     int32_t empties[MAX_CELLS]
     int64_t count[MAX_CELLS + 1]   # count[j]: sets of j colour-0 stones after which colour 0 has <= 1 chunk
+    int64_t steps                  # sets tried, for a look at Ctrl-C every 2**16
+    bint stopped                   # a signal handler raised: unwind
 
 
 cdef inline int16_t _find(const _Sets* t, int16_t x) noexcept nogil:
@@ -566,6 +571,10 @@ cdef void _sets_dfs(_Sets* t, int32_t start, int32_t j, int32_t m) noexcept nogi
     if j == t.budget:
         return
     for i in range(start, t.nempty):
+        t.steps += 1
+        if t.stopped or (t.steps & 0xFFFF) == 0 and interrupted():
+            t.stopped = True
+            return
         x = t.empties[i]
         nm = _join_zero(t, x, m, undo, &nundo)
         # Each further stone removes at most two chunks.
@@ -584,6 +593,8 @@ cdef void _count_zero_sets(const WunCore* s, const WunGeom* g, _Sets* t) noexcep
     t.ncells = g.ncells
     t.geo = &g.geo
     t.nempty = 0
+    t.steps = 0
+    t.stopped = False
     memset(t.count, 0, sizeof(t.count))
     memset(t.zero, 0, sizeof(t.zero))
     for c in range(g.ncells):
@@ -860,6 +871,7 @@ cdef class WunchunkState(State):
         cdef int32_t n = self._g().ncells
         cdef WunchunkState child
         for a in node.legal_actions().tolist():
+            PyErr_CheckSignals()
             if a >= self._g().end_action or a % n < start:
                 continue
             child = node.clone()
@@ -872,8 +884,9 @@ cdef class WunchunkState(State):
                 yield self.game._format_turn(done + ["end"])
             yield from self._balance_turns(child, a % n + 1, done)
 
-    def count_legal_turns(self):
-        """The number of distinct legal turns, without listing them.
+    def count_legal_turns(self, limit=None):
+        """The number of distinct legal turns, without listing them (with
+        ``limit``: ``min(count, limit)``).
 
         With r stones left, E empty cells and P colours, the turns placing k
         stones number C(E, k) P^k.  On the balance turn the colour-0 stones
@@ -885,6 +898,9 @@ cdef class WunchunkState(State):
         cdef WunCore* s = self._s()
         cdef WunGeom* g = self._g()
         cdef _Sets* t
+        limit = turn_limit(limit)
+        if limit is not None:
+            return min(self.count_legal_turns(), limit)
         if s.h.to_move < 0:
             return 0
         r = s.limit - s.placed
@@ -902,6 +918,8 @@ cdef class WunchunkState(State):
             t.budget = r
             with nogil:
                 _count_zero_sets(s, g, t)
+            if t.stopped:
+                reraise()
             by_size = [t.count[j] for j in range(r + 1)]
         finally:
             free(t)

@@ -163,6 +163,11 @@ def test_bench():
     ("simulate", "hex", "-p", "colour=1"),
     ("simulate", "hex", "-n", "many"),
     ("simulate", "hex", "--threads", "0"),
+    ("simulate", "hex", "--seed", "-1"),
+    ("simulate", "hex", "-n", "10000000000000"),
+    ("bench", "hex", "--seconds", "0"),
+    ("bench", "hex", "--seconds", "nan"),
+    ("bench", "hex", "--threads", "0"),
     ("play", "hex", "--vs", "alien"),
     ("play", "hex", "--seat", "5"),
     ("replay", "/no/such/file.jsonl"),
@@ -182,6 +187,34 @@ def test_bad_arguments_exit_2_with_one_line(args):
     assert p.stdout == ""
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("ludens"), p.stderr
+
+
+def test_an_unwritable_csv_fails_before_the_run():
+    p = run("simulate", "storisende", "-n", "100000000", "--csv", "/no/such/dir/a.csv", timeout=20)
+    assert p.returncode == 2 and p.stdout == ""
+    assert p.stderr.strip() == "ludens: cannot write /no/such/dir/a.csv: No such file or directory"
+
+
+def test_game_names_are_read_as_load_reads_them():
+    p = run("simulate", " HEX", "-p", "size=3", "-n", "5", "--no-progress")
+    assert p.returncode == 0, p.stderr
+    assert p.stdout.startswith("hex (size=3")
+
+
+@pytest.mark.parametrize("change,message", [
+    ({"variants": ["size-x"]}, "cannot load its game"),
+    ({"game": "nosuchgame"}, "cannot load its game"),
+    ({"moves": "a1 b2"}, "'moves' must be a list"),
+    ({"states": [{"board": {}}]}, "2 moves but only 1 recorded states"),
+])
+def test_bad_records_exit_2_with_one_line(tmp_path, change, message):
+    rec = {"game": "hex", "variants": ["size-4"], "moves": ["a1", "b2"],
+           "states": [{"board": {"a1": 1}}, {"board": {"a1": 1, "b2": 2}}], **change}
+    path = tmp_path / "games.jsonl"
+    path.write_text(json.dumps(rec) + "\n")
+    p = run("replay", str(path))
+    lines = p.stderr.strip().splitlines()
+    assert p.returncode == 2 and len(lines) == 1 and message in lines[0], p.stderr
 
 
 @pytest.mark.parametrize("args", [(), ("list",), ("simulate",), ("play",), ("replay",), ("render",), ("bench",)])

@@ -1,6 +1,6 @@
 """Stubs for ludens._grow: Symple's protocol above the C level (Symple, Symple Hex)."""
 
-from typing import Iterable, Iterator, Literal
+from typing import Iterable, Iterator, Literal, Optional
 
 from ludens._state import State
 
@@ -18,7 +18,7 @@ class GrowState(State):
     def chain_count(self, player: int) -> int: ...
     def stone_count(self, player: int) -> int: ...
     def legal_turns(self) -> Iterator[str]: ...
-    def count_legal_turns(self) -> int: ...
+    def count_legal_turns(self, limit: Optional[int] = None) -> int: ...
 
 def maximal_matchings(edges: Iterable[tuple[int, tuple[int, ...]]]) -> Iterator[list[int]]:
     """Every maximal grow (a sorted list of cells), each once, lazily."""

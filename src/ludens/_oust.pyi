@@ -1,6 +1,6 @@
 """Stubs for ludens._oust: Oust's game and state (public extras only)."""
 
-from typing import Iterator
+from typing import Iterator, Optional
 
 from ludens._state import Game, State
 
@@ -17,6 +17,6 @@ class OustState(State):
         """The colour (0 or 1) that captured the other's last stone, or None."""
     def chains(self) -> list[tuple[int, list[str]]]:
         """Every chain as (colour, cell names), read from the engine's member lists."""
-    def count_legal_turns(self) -> int:
+    def count_legal_turns(self, limit: Optional[int] = None) -> int:
         """The number of distinct legal turns (capture states searched once each)."""
     def legal_turns(self) -> Iterator[str]: ...

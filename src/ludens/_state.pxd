@@ -188,6 +188,7 @@ cdef class State:
     cdef int32_t* _turn_end        # _turn_end[k]: len(history) when turn k ended
     cdef uint64_t* _turn_hash      # _turn_hash[k]: Header.hash before turn k (k = 0: the root)
     cdef int32_t _nturns           # (the turn arrays hold _hcap + 1 entries)
+    cdef list _checkpoints         # bytes: the core after ply CHECKPOINT_EVERY * (j + 1), shared by clones
 
     cdef void _start(self, Game game, bytes root) except *
     cdef void _advance(self, int32_t action) noexcept

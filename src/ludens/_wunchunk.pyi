@@ -1,6 +1,6 @@
 """Type stubs for ludens._wunchunk (Wunchunk)."""
 
-from typing import Iterator
+from typing import Iterator, Optional
 
 from ludens._state import Game, State
 
@@ -30,6 +30,6 @@ class WunchunkState(State):
         board; lexicographically lower is better."""
     def legal_turns(self) -> Iterator[str]:
         """Each distinct legal turn once, lazily, placements in ascending cell order."""
-    def count_legal_turns(self) -> int:
+    def count_legal_turns(self, limit: Optional[int] = None) -> int:
         """The number of distinct legal turns (closed form; enumeration of the
         colour-1 stones on the balance turn)."""

@@ -61,15 +61,12 @@ def _mean_ci(xs: Sequence[float]) -> tuple[float, tuple[float, float]]:
 def count_turns(state: State, limit: int) -> Optional[int]:
     """The number of distinct legal turns, or None if there are more than ``limit``.
 
-    Enumeration is lazy and stops after ``limit + 1`` turns; a game whose
-    exact count is cheap (Symple's grows, counted as matchings) is asked
-    directly.
+    Counting stops after ``limit + 1`` turns (``count_legal_turns(limit=)``);
+    a game whose exact count is cheap (Symple's grows, counted as matchings)
+    is asked for it without a limit.
     """
     cheap = getattr(state, "_count_is_cheap", None)
-    if cheap is not None and cheap():
-        k = state.count_legal_turns()
-        return k if k <= limit else None
-    k = sum(1 for _ in itertools.islice(state.legal_turns(), limit + 1))
+    k = state.count_legal_turns() if cheap is not None and cheap() else state.count_legal_turns(limit=limit + 1)
     return k if k <= limit else None
 
 

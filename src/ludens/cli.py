@@ -104,18 +104,26 @@ def cmd_simulate(args, out: TextIO) -> int:
     combos = parse_params(args.game, args.param)
     if args.n < 0:
         raise UsageError("-n must be non-negative")
+    if args.seed < 0:
+        raise UsageError("--seed must be non-negative")
     if args.threads is not None and args.threads < 1:
         raise UsageError("--threads must be at least 1")
     if args.max_plies is not None and args.max_plies < 0:
         raise UsageError("--max-plies must be non-negative")
-    results = []
-    for params in combos:
-        game = _load(args.game, params)
-        res = ludens.simulate(game, args.n, seed=args.seed, threads=args.threads, max_plies=args.max_plies,
-                              progress=not args.no_progress and not args.json)
-        results.append((params, res))
-    if args.csv:
-        _write_csv(args.csv, results)
+    games = [(params, _load(args.game, params)) for params in combos]
+    # Opened before the run, so that a bad path fails at once, not after it.
+    csv_file = _open_for_writing(args.csv) if args.csv else None
+    try:
+        results = []
+        for params, game in games:
+            res = ludens.simulate(game, args.n, seed=args.seed, threads=args.threads, max_plies=args.max_plies,
+                                  progress=not args.no_progress and not args.json)
+            results.append((params, res))
+        if csv_file is not None:
+            _write_csv(csv_file, results)
+    finally:
+        if csv_file is not None:
+            csv_file.close()
     if args.json:
         json.dump([res.summary() for _, res in results], out, indent=2)
         print(file=out)
@@ -126,17 +134,23 @@ def cmd_simulate(args, out: TextIO) -> int:
     return 0
 
 
-def _write_csv(path: str, results) -> None:
+def _open_for_writing(path: str, newline: Optional[str] = "") -> TextIO:
+    try:
+        return open(path, "w", newline=newline, encoding="utf-8")
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+
+
+def _write_csv(f: TextIO, results) -> None:
     import csv
-    with open(path, "w", newline="") as f:
-        w = None
-        for params, res in results:
-            cols = res._columns()
-            if w is None:
-                w = csv.writer(f)
-                w.writerow(list(params) + list(cols))
-            for row in zip(*(c.tolist() for c in cols.values())):
-                w.writerow(list(params.values()) + list(row))
+    w = None
+    for params, res in results:
+        cols = res._columns()
+        if w is None:
+            w = csv.writer(f)
+            w.writerow(list(params) + list(cols))
+        for row in zip(*(c.tolist() for c in cols.values())):
+            w.writerow(list(params.values()) + list(row))
 
 
 def _sweep_table(results) -> str:
@@ -257,6 +271,9 @@ def cmd_replay(args, out: TextIO) -> int:
         raise UsageError(f"cannot read {args.file}: {e.strerror or e}") from None
     except (ValueError, EOFError) as e:
         raise UsageError(f"{args.file} is not a JSON-lines record file: {e}") from None
+    for i, rec in enumerate(recs):
+        # The page shows ludens' own positions; comparing needs the recorded ones.
+        _check_record(rec, f"{args.file}: record {i + 1}", with_states=not args.html)
     if args.html:
         return _replay_page(args, recs, out)
     failures = 0
@@ -274,6 +291,29 @@ def cmd_replay(args, out: TextIO) -> int:
             print(res.state, file=out)
     print(f"{len(recs) - failures} of {len(recs)} games replayed exactly", file=out)
     return 1 if failures else 0
+
+
+def _check_record(rec: Any, where: str, with_states: bool) -> None:
+    """UsageError unless ``rec`` names a game ludens can load, with a list of
+    moves (and, ``with_states``, at least as many recorded states)."""
+    if not isinstance(rec, dict):
+        raise UsageError(f"{where}: a record is a JSON object, not {type(rec).__name__}")
+    try:
+        ludens.load(rec["game"], **records.record_params(rec))
+    except KeyError as e:
+        raise UsageError(f"{where}: no {e} field") from None
+    except (ValueError, TypeError, AttributeError) as e:
+        raise UsageError(f"{where}: cannot load its game ({rec.get('game')!r}, variants "
+                         f"{rec.get('variants')!r}): {e}") from None
+    moves, states = rec.get("moves"), rec.get("states")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise UsageError(f"{where}: 'moves' must be a list of move strings")
+    if not with_states:
+        return
+    if not isinstance(states, list) or not all(isinstance(s, dict) for s in states):
+        raise UsageError(f"{where}: 'states' must be a list of positions")
+    if len(states) < len(moves):
+        raise UsageError(f"{where}: {len(moves)} moves but only {len(states)} recorded states")
 
 
 def _replay_page(args, recs: list, out: TextIO) -> int:
@@ -308,11 +348,8 @@ def _write(path: str, text: str, out: Optional[TextIO] = None) -> None:
     if path == "-" and out is not None:
         out.write(text)
         return
-    try:
-        with open(path, "w", encoding="utf-8") as f:
-            f.write(text)
-    except OSError as e:
-        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+    with _open_for_writing(path, newline=None) as f:
+        f.write(text)
 
 
 # -- render -------------------------------------------------------------------
@@ -331,10 +368,14 @@ def cmd_render(args, out: TextIO) -> int:
 # -- bench --------------------------------------------------------------------
 
 def cmd_bench(args, out: TextIO) -> int:
-    names = args.games or list(ludens.games())
+    names = [n.strip().lower() for n in args.games] or list(ludens.games())
     for n in names:
         if n not in ludens.games():
             raise UsageError(f"unknown game {n!r}; games: {', '.join(ludens.games())}")
+    if not 0 < args.seconds < float("inf"):
+        raise UsageError("--seconds must be a positive number")
+    if args.threads < 1:
+        raise UsageError("--threads must be at least 1")
     print(f"{'game':<14}{'C playouts/s':>14}{'C ns/ply':>10}{'Py playouts/s':>15}{'Py ns/ply':>11}{'Py/C':>7}",
           file=out)
     for n in names:
@@ -418,6 +459,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: Optional[Sequence[str]] = None, out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> int:
     try:
         args = build_parser().parse_args(argv)
+        if hasattr(args, "game"):
+            args.game = args.game.strip().lower()      # as ludens.load reads names
         if args.command == "list":
             return cmd_list(args, out)
         if args.command == "simulate":
@@ -433,6 +476,9 @@ def main(argv: Optional[Sequence[str]] = None, out: TextIO = sys.stdout, inp: Te
         return cmd_bench(args, out)
     except UsageError as e:
         print(str(e) if str(e).startswith("ludens") else f"ludens: {e}", file=sys.stderr)
+        return 2
+    except LudensError as e:        # bad input found past the argument checks (e.g. a huge -n)
+        print(f"ludens: {e}", file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         return 130

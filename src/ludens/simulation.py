@@ -15,15 +15,16 @@ import json
 import math
 import os
 import time
-from concurrent.futures import Executor, ThreadPoolExecutor
+from concurrent.futures import FIRST_COMPLETED, Executor, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from typing import Any, Optional, Union
 
 import numpy as np
 
 from ludens._registry import load
-from ludens._simulate import run_chunk
+from ludens._simulate import StopFlag, run_chunk
 from ludens._state import Game, State
+from ludens.errors import ParameterError
 
 _Z95 = 1.959963984540054
 _ARRAYS = ("returns", "scores", "winner", "plies", "turns", "decisions", "legal_sum", "truncated")
@@ -191,90 +192,150 @@ def _chunk_task(spec: tuple, seed: int, start: int, count: int, max_plies: int) 
     return run_chunk(source, seed, start, count, max_plies)
 
 
-def _resolve(game: Union[str, Game, State]) -> Union[Game, State]:
-    """What the playouts start from: a Game (its initial state) or a State."""
+# The most games one call plays: every per-game array is indexed in int32 range.
+MAX_GAMES = 2**31 - 1
+# The most plies a game may be cut at (the engine counts plies in int32).
+MAX_PLIES = 2**31 - 1
+_SEED_MASK = 2**64 - 1
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on: the default, and the cap, of ``threads``."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1
+
+
+def _resolve(game: Union[str, Game, State], params: dict) -> Union[Game, State]:
+    """What the playouts start from: a Game (its initial state) or a snapshot of a State."""
     if isinstance(game, str):
-        return load(game)
-    if isinstance(game, (Game, State)):
+        return load(game, **params)
+    if params:
+        raise ParameterError(f"simulate: game parameters ({', '.join(params)}) go with a game name, "
+                             f"not with a {type(game).__name__}")
+    if isinstance(game, State):
+        # A private copy: another thread may go on playing on the caller's state.
+        return game.clone()
+    if isinstance(game, Game):
         return game
     raise TypeError(f"simulate needs a game name, a Game or a State, not {type(game).__name__}")
 
 
-def _check_count(value: Any, what: str, lo: int) -> int:
+def _check_count(value: Any, what: str, lo: int, hi: int) -> int:
     if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ValueError(f"{what} must be an integer, not {value!r}")
-    if value < lo:
-        raise ValueError(f"{what} must be at least {lo}, not {value}")
+        raise ParameterError(f"{what} must be an integer, not {value!r}")
+    if not lo <= value <= hi:
+        raise ParameterError(f"{what} must be in {lo}..{hi}, not {value}")
     return int(value)
+
+
+def _result_arrays(n: int, players: int) -> dict[str, np.ndarray]:
+    """The empty per-game arrays of a batch of ``n`` (ParameterError if memory cannot hold them)."""
+    shapes = {"returns": ((n, players), np.float64), "scores": ((n, players), np.float64),
+              "winner": (n, np.int8), "plies": (n, np.int32), "turns": (n, np.int32),
+              "decisions": (n, np.int32), "legal_sum": (n, np.int64), "truncated": (n, np.bool_)}
+    try:
+        return {name: np.zeros(shape, dtype) for name, (shape, dtype) in shapes.items()}
+    except MemoryError:
+        per_game = sum(np.dtype(d).itemsize * (players if isinstance(s, tuple) else 1) for s, d in shapes.values())
+        raise ParameterError(f"n={n} games need {n * per_game / 2**30:.1f} GiB of result arrays; "
+                             f"that memory is not available (simulate in smaller batches)") from None
 
 
 def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: Optional[int] = None,
              executor: Optional[Executor] = None, max_plies: Optional[int] = None,
-             progress: bool = False, chunk_size: Optional[int] = None) -> SimulationResult:
+             progress: bool = False, chunk_size: Optional[int] = None, **params: Any) -> SimulationResult:
     """Play ``n`` uniformly random games in C and collect per-game results.
 
-    ``game`` is a game name, a Game (games start from its initial state) or
-    a State (games continue from that position).  Game i uses the stream
-    ``Rng(seed, i)``.  ``threads`` (default: all cores) run chunks of games
-    with the GIL released; an ``executor`` (a process pool, Dask's
+    ``game`` is a game name (with its parameters as keywords, as for
+    ``ludens.load``), a Game (games start from its initial state) or a State
+    (games continue from that position, as it is when ``simulate`` is called).
+    Game i uses the stream ``Rng(seed, i)``; seeds are taken modulo 2**64
+    (``result.seed`` is the seed used).  ``threads`` (default and cap: the
+    usable CPUs, see ``usable_cpus``; more cannot run faster, the GIL being
+    released) run chunks of games; an ``executor`` (a process pool, Dask's
     ``client.get_executor()``, ...) runs the chunks instead.  ``max_plies``
     cuts games after that many atomic actions (reported as truncated; default:
-    the game's own safety bound).  ``progress`` shows a tqdm bar per chunk.
+    the game's own safety bound).  ``progress`` shows a tqdm bar.  ``n`` is at
+    most ``MAX_GAMES``.  Ctrl-C stops the batch within a fraction of a second
+    (KeyboardInterrupt).  Bad arguments raise ``ParameterError``.
     """
-    source = _resolve(game)
+    source = _resolve(game, params)
     g = source.game if isinstance(source, State) else source
-    n = _check_count(n, "n", 0)
+    n = _check_count(n, "n", 0, MAX_GAMES)
     if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ValueError(f"seed must be a non-negative integer, not {seed!r}")
-    limit = g.default_max_plies if max_plies is None else _check_count(max_plies, "max_plies", 0)
-    if threads is None:
-        threads = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else (os.cpu_count() or 1)
-    threads = _check_count(threads, "threads", 1)
+        raise ParameterError(f"seed must be a non-negative integer, not {seed!r}")
+    seed = int(seed) & _SEED_MASK
+    limit = g.default_max_plies if max_plies is None else _check_count(max_plies, "max_plies", 0, MAX_PLIES)
+    cpus = usable_cpus()
+    threads = cpus if threads is None else min(_check_count(threads, "threads", 1, 2**63), cpus)
     if chunk_size is None:
         workers = threads if executor is None else max(threads, 8)
         chunk_size = max(1, min(2048, -(-n // (workers * 8)))) if n else 1
-    chunk_size = _check_count(chunk_size, "chunk_size", 1)
-    starts = list(range(0, n, chunk_size)) or [0]      # n = 0: one empty chunk gives the empty arrays
+    chunk_size = _check_count(chunk_size, "chunk_size", 1, MAX_GAMES)
+    if isinstance(source, State) and source.is_terminal():
+        raise ParameterError("cannot simulate from a finished game")
+    out = _result_arrays(n, g.num_players)
+    chunks = ((s, min(chunk_size, n - s)) for s in range(0, n, chunk_size))
 
     bar = None
     if progress:
         from tqdm.auto import tqdm
         bar = tqdm(total=n, unit="game", desc=g.name, leave=False)
 
+    def store(start: int, part: dict) -> None:
+        for name in _ARRAYS:
+            out[name][start:start + len(part["plies"])] = part[name]
+        if bar is not None:
+            bar.update(len(part["plies"]))
+
     t0 = time.perf_counter()
-    parts: dict[int, dict] = {}
     try:
         if executor is not None:
             spec = ("game", g.name, json.dumps(g.params, sort_keys=True), None) if source is g else \
                 ("state", g.name, json.dumps(g.params, sort_keys=True), source.serialize())
-            futures = {executor.submit(_chunk_task, spec, seed, s, min(chunk_size, n - s), limit): s
-                       for s in starts}
-            _collect(futures, parts, bar)
-        elif threads == 1 or len(starts) <= 1:
-            for s in starts:
-                parts[s] = run_chunk(source, seed, s, min(chunk_size, n - s), limit)
-                if bar is not None:
-                    bar.update(min(chunk_size, n - s))
+            _run_windowed(lambda s, c: executor.submit(_chunk_task, spec, seed, s, c, limit),
+                          chunks, 4 * max(threads, 8), store)
+        elif threads == 1 or n <= chunk_size:
+            for s, c in chunks:
+                store(s, run_chunk(source, seed, s, c, limit))
         else:
+            stop = StopFlag()
             with ThreadPoolExecutor(max_workers=threads) as pool:
-                futures = {pool.submit(run_chunk, source, seed, s, min(chunk_size, n - s), limit): s
-                           for s in starts}
-                _collect(futures, parts, bar)
+                try:
+                    _run_windowed(lambda s, c: pool.submit(run_chunk, source, seed, s, c, limit, stop),
+                                  chunks, 2 * threads, store)
+                except BaseException:
+                    stop.set()      # running chunks end after their current game
+                    pool.shutdown(wait=False, cancel_futures=True)
+                    raise
     finally:
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - t0
-
-    arrays = {name: np.concatenate([parts[s][name] for s in starts]) for name in _ARRAYS}
-    return SimulationResult(game=g.name, params=g.params, seed=int(seed), max_plies=limit, seconds=seconds,
+    return SimulationResult(game=g.name, params=g.params, seed=seed, max_plies=limit, seconds=seconds,
                             threads=threads, executor=None if executor is None else type(executor).__name__,
-                            **arrays)
+                            **out)
 
 
-def _collect(futures: dict, parts: dict, bar) -> None:
-    from concurrent.futures import as_completed
-    for fut in as_completed(futures):
-        res = fut.result()
-        parts[futures[fut]] = res
-        if bar is not None:
-            bar.update(len(res["plies"]))
+def _run_windowed(submit, chunks, window: int, store) -> None:
+    """Submit ``(start, count)`` chunks, at most ``window`` in flight (the chunk
+    list is never built), storing each result as it completes."""
+    pending: dict = {}
+    try:
+        for s, c in chunks:
+            if len(pending) >= window:
+                _store_done(pending, store)
+            pending[submit(s, c)] = s
+        while pending:
+            _store_done(pending, store)
+    except BaseException:
+        for fut in pending:
+            fut.cancel()
+        raise
+
+
+def _store_done(pending: dict, store) -> None:
+    done, _ = wait(pending, return_when=FIRST_COMPLETED)
+    for fut in done:
+        store(pending.pop(fut), fut.result())
