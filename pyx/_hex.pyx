@@ -86,7 +86,7 @@ cdef inline bint _placeable(const HexCore* s, const HexGeom* g, int32_t cell) no
     return s.cell[cell] == EMPTY and g.seq[cell] == s.stones % g.nlabels
 
 
-cdef void _place(HexCore* s, const HexGeom* g, int32_t cell) noexcept nogil:
+cdef inline void _place(HexCore* s, const HexGeom* g, int32_t cell) noexcept nogil:
     cdef int32_t colour = s.h.to_move, k
     cdef int16_t nb
     s.cell[cell] = <int8_t>colour
@@ -105,7 +105,7 @@ cdef void _place(HexCore* s, const HexGeom* g, int32_t cell) noexcept nogil:
         s.winner = colour              # a win ends the turn, wherever it is
         protocol_game_over(&s.h, &g.proto, &g.keys)
     else:
-        protocol_step(&s.h, &g.proto, &g.keys, 1 - colour)
+        protocol_step(&s.h, &g.proto, &g.keys, colour, 1 - colour)
 
 
 cdef int32_t hex_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
@@ -212,7 +212,7 @@ cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
         lab = s.stones % g.nlabels
         n = count[lab]
         nswap = 1 if _swap_available(s, g) else 0
-        i = playout_draw(rng, st, n + nswap + (1 if _end_available(s, g) else 0))
+        i = playout_draw(rng, st, n + nswap + (1 if g.end_action >= 0 and _end_available(s, g) else 0))
         if i < 0:
             return
         if i < n:

@@ -107,7 +107,7 @@ cdef inline int32_t _popcount9(uint16_t m) noexcept nogil:
 
 
 cdef inline bint _swap_available(const TttCore* s, const TttGeom* g) noexcept nogil:
-    return g.swap_allowed and protocol_at_first_answer(&s.h) and s.h.to_move == 1 and not s.h.swapped
+    return protocol_at_first_answer(&s.h) and g.swap_allowed and s.h.to_move == 1 and not s.h.swapped
 
 
 cdef inline bint _end_available(const TttCore* s, const TttGeom* g) noexcept nogil:
@@ -124,7 +124,7 @@ cdef int32_t _full_board_winner(const TttCore* s) noexcept nogil:
     return -1
 
 
-cdef void _play(TttCore* s, const TttGeom* g, int32_t k) noexcept nogil:
+cdef inline void _play(TttCore* s, const TttGeom* g, int32_t k) noexcept nogil:
     """The colour to move fills every square of number k + 1."""
     cdef int32_t colour = s.h.to_move, j, c, hs
     for j in range(g.nsq[k]):
@@ -148,7 +148,7 @@ cdef void _play(TttCore* s, const TttGeom* g, int32_t k) noexcept nogil:
         s.winner = _full_board_winner(s)
         protocol_game_over(&s.h, &g.proto, &g.keys)
     else:
-        protocol_step(&s.h, &g.proto, &g.keys, 1 - colour)
+        protocol_step(&s.h, &g.proto, &g.keys, colour, 1 - colour)
 
 
 cdef int32_t ttt_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
@@ -254,7 +254,7 @@ cdef void ttt_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
             n += 1
     while playout_running(&s.h, st, max_plies):
         nswap = 1 if _swap_available(s, g) else 0
-        i = playout_draw(rng, st, n + nswap + (1 if _end_available(s, g) else 0))
+        i = playout_draw(rng, st, n + nswap + (1 if g.upto and _end_available(s, g) else 0))
         if i < 0:
             return
         if i < n:

@@ -6,7 +6,7 @@ whoever plays it).  A single-action-turn game plugs it in with three calls and
 knows nothing else about it:
 
 * after each action of a turn, if the game goes on, ``protocol_step`` (counts
-  the action; at the end of the turn hands the move to ``next_colour``);
+  the action of ``colour``; at the end of the turn hands the move to ``next_colour``);
 * if the action ended the game, ``protocol_game_over`` (the turn ends there);
 * under ``upto`` the action ``end`` is ``protocol_close``, legal when
   ``protocol_may_close``.
@@ -83,13 +83,13 @@ cdef inline uint64_t protocol_hash(const Header* h, const Protocol* p) noexcept 
     return protocol_key(p, h.proto_turn, h.turn_plies)
 
 
-cdef inline void protocol_step(Header* h, const Protocol* p, const SeatKeys* keys,
+cdef inline void protocol_step(Header* h, const Protocol* p, const SeatKeys* keys, int32_t colour,
                                int32_t next_colour) noexcept nogil:
-    """One action of the turn was played and the game goes on: count it, and when
-    the turn is complete give the move to ``next_colour``."""
-    if p.single:                 # the base game's turns: no protocol key, colours alternate
+    """``colour`` played one action of the turn and the game goes on: count it,
+    and when the turn is complete give the move to ``next_colour``."""
+    if p.single:                 # the base game's turns: no protocol key, the move passes on
         h.proto_turn += 1
-        h.hash ^= keys.to_move[h.to_move] ^ keys.to_move[next_colour]
+        h.hash ^= keys.to_move[colour] ^ keys.to_move[next_colour]
         h.to_move = next_colour
         return
     h.hash ^= protocol_key(p, h.proto_turn, h.turn_plies)
