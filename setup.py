@@ -15,6 +15,7 @@ MODULES = [
     "_board",       # board geometry
     "_state",       # the generic Game / State engine
     "_simulate",    # batch random playouts without the GIL
+    "_mcts",        # Monte Carlo tree search
     "_hex",         # Hex and Hox
     "_tiptoptoe",   # Tip-Top-Toe
     "_storisende",  # Storisende

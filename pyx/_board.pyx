@@ -1,6 +1,10 @@
 # cython: language_level=3
 """Board geometry: see src/ludens/_board.pxd for the data layout."""
 
+from libc.stdint cimport uint64_t
+
+from ludens._rng cimport Rng, rng_below, rng_seed
+
 import numpy as np
 
 from ludens._checks import index_in
@@ -9,6 +13,8 @@ from ludens.errors import NotationError
 # Lattice coordinates and step counts beyond this are off every board (and
 # keep the int32 arithmetic of geo_at far from overflow).
 cdef int32_t _FAR = 1 << 20
+# Modular boards: at most this many modules (more cells than any game allows).
+cdef int MAX_MODULES = 100
 
 _HEX_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))   # E NE NW W SW SE
 _SQUARE_DIRS = ((1, 0), (0, -1), (-1, 0), (0, 1))                  # E N W S
@@ -172,6 +178,12 @@ cdef class Board:
         return Board(pts, names, kind=kind, lattice="hex",
                      row_labels=[letters(t) for t in range(rows)])
 
+    @staticmethod
+    def modular(int modules, seed):
+        """``modules`` seven-hex modules placed at random (``modular_layout``),
+        named as a custom board, of kind "modular"."""
+        return Board.custom(modular_cells(modules, seed), kind="modular")
+
     # -- queries ------------------------------------------------------------
 
     @property
@@ -181,6 +193,11 @@ cdef class Board:
     @property
     def num_dirs(self):
         return self.geo.num_dirs
+
+    @property
+    def directions(self):
+        """The lattice direction vectors (dq, dr), opposite ones ``num_dirs / 2`` apart."""
+        return _HEX_DIRS if self.lattice == "hex" else _SQUARE_DIRS
 
     @property
     def direction_names(self):
@@ -298,6 +315,67 @@ def _place(items):
 
 def _rebuild_board(coords, names, kind, lattice, row_labels, col_labels):
     return Board(coords, names, kind=kind, lattice=lattice, row_labels=row_labels, col_labels=col_labels)
+
+
+# -- modular boards --------------------------------------------------------------
+
+def _hex_distance(a, b):
+    dq, dr = a[0] - b[0], a[1] - b[1]
+    return max(abs(dq), abs(dr), abs(dq + dr))
+
+
+def _flower(q, r):
+    """The seven hexes of a module centred on (q, r)."""
+    return [(q, r)] + [(q + dq, r + dr) for dq, dr in _HEX_DIRS]
+
+
+def modular_layout(int modules, seed):
+    """The centres of ``modules`` seven-hex modules placed at random, in order.
+
+    The first module is centred on (0, 0).  Each next one is drawn uniformly
+    (one ``rng_below`` draw of the ludens generator seeded with ``seed``) from
+    the centres, in (r, q) order, where it overlaps nothing and touches the
+    board along at least two hexes on each side: two of its hexes border the
+    board and it borders two hexes of the board.
+    """
+    if not 1 <= modules <= MAX_MODULES:
+        raise ValueError(f"modules {modules} out of range 1..{MAX_MODULES}")
+    cdef Rng rng
+    rng_seed(&rng, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), 0x53544F52)
+    centres = [(0, 0)]
+    cells = set(_flower(0, 0))
+    for _ in range(modules - 1):
+        # A module touching the board without overlapping it has its centre
+        # exactly two steps from the board.
+        ring = set()
+        for (q, r) in cells:
+            for dq in range(-2, 3):
+                for dr in range(max(-2, -2 - dq), min(2, 2 - dq) + 1):
+                    if _hex_distance((dq, dr), (0, 0)) == 2:
+                        ring.add((q + dq, r + dr))
+        candidates = []
+        for p in sorted(ring, key=lambda x: (x[1], x[0])):
+            mod = _flower(*p)
+            if any(x in cells for x in mod):
+                continue
+            touching = sum(1 for x in mod if any((x[0] + dq, x[1] + dr) in cells for dq, dr in _HEX_DIRS))
+            touched = len({(x[0] + dq, x[1] + dr) for x in mod for dq, dr in _HEX_DIRS} & cells)
+            if touching >= 2 and touched >= 2:
+                candidates.append(p)
+        if not candidates:
+            raise RuntimeError("no place for another module")   # cannot happen on a finite board
+        pick = candidates[rng_below(&rng, <unsigned int>len(candidates))]
+        centres.append(pick)
+        cells.update(_flower(*pick))
+    return centres
+
+
+def modular_cells(int modules, seed):
+    """The hexes of the modular board ``modular_layout(modules, seed)``, in (r, q) order."""
+    cells = set()
+    for centre in modular_layout(modules, seed):
+        cells.update(_flower(*centre))
+    return sorted(cells, key=lambda x: (x[1], x[0]))
 
 
 def _check_size(str shape, int n, int lo, int hi):

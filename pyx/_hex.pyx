@@ -12,16 +12,16 @@ Connections are tracked by union-find with path halving over the cells plus
 four virtual edge nodes; a stone joining its colour's two edge nodes wins.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint32_t, uint64_t
 from libc.string cimport memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
-from ludens._board cimport Board, Geometry
-from ludens._rng cimport Rng, splitmix64
+from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
+from ludens._rng cimport Rng, rng_below, splitmix64, zobrist_fill
 from ludens._protocol cimport (Protocol, protocol_at_first_answer, protocol_close, protocol_game_over,
                                protocol_hash, protocol_may_close, protocol_set, protocol_step)
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
-                            playout_draw, playout_running, seat_hash, seat_keys_fill)
+                            playout_draw, playout_running, seat_hash, seat_keys_fill, two_player_returns)
 
 from ludens._board import letters
 from ludens._params import Param
@@ -148,9 +148,7 @@ cdef void hex_apply(void* core, const void* geom, int32_t a) noexcept nogil:
 
 cdef void hex_returns(const void* core, const void* geom, double* out) noexcept nogil:
     cdef const HexCore* s = <const HexCore*>core
-    if s.winner >= 0:
-        out[s.winner] = 1.0
-        out[1 - s.winner] = -1.0
+    two_player_returns(out, s.winner)
 
 
 cdef void hex_scores(const void* core, const void* geom, double* out) noexcept nogil:
@@ -175,9 +173,9 @@ cdef void hex_observe(const void* core, const void* geom, int32_t colour, float*
     # Hox adds its H, O, X label planes and the cells the next stone may take.
     cdef const HexCore* s = <const HexCore*>core
     cdef const HexGeom* g = <const HexGeom*>geom
-    cdef int32_t area = g.geo.width * g.geo.height, c, at
+    cdef int32_t area = geo_plane_area(&g.geo), c, at
     for c in range(g.ncells):
-        at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
+        at = geo_plane_at(&g.geo, c)
         if s.cell[c] == EMPTY:
             out[2 * area + at] = 1.0
         else:
@@ -227,6 +225,63 @@ cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
         playout_applied(&s.h, st)
 
 
+cdef bint hex_rollout(void* core, const void* geom, Rng* rng, int32_t max_plies, int32_t* buf,
+                      double* out) noexcept nogil:
+    # Hex: a uniformly random playout is won by the colour that connects once
+    # every empty cell is filled in a uniformly random order, alternately from
+    # the colour to move (the stones after the first connection cannot undo it,
+    # and a full Hex board holds exactly one connection).  So fill the board and
+    # search it once instead of a union-find update per stone.  Hox, a movement
+    # protocol other than 1* (colours do not alternate stone by stone), or a
+    # horizon that could cut the game, plays the exact playout.
+    cdef HexCore* s = <HexCore*>core
+    cdef const HexGeom* g = <const HexGeom*>geom
+    cdef PlayoutStats st
+    cdef int32_t n = 0, c, i, j, t, k, nb, colour, top = 0
+    cdef int16_t stack[MAX_CELLS]
+    if (g.nlabels != 1 or not g.proto.single
+            or g.ncells - s.stones + (1 if _swap_available(s, g) else 0) > max_plies):
+        memset(&st, 0, sizeof(st))
+        hex_playout(core, geom, rng, max_plies, buf, &st)
+        if s.h.to_move >= 0:
+            return False
+        hex_returns(core, geom, out)
+        return True
+    for c in range(g.ncells):
+        if s.cell[c] == EMPTY:
+            buf[n] = c
+            n += 1
+    if _swap_available(s, g) and rng_below(rng, n + 1) == <uint32_t>n:
+        pie_swap(&s.h, &g.keys)
+    colour = s.h.to_move
+    for i in range(n):
+        j = i + <int32_t>rng_below(rng, n - i)
+        t = buf[i]; buf[i] = buf[j]; buf[j] = t
+        s.cell[buf[i]] = <int8_t>colour
+        colour = 1 - colour
+    # Depth-first search over colour 0's stones from its first edge (visited: 2).
+    s.winner = 1
+    for c in range(g.ncells):
+        if s.cell[c] == 0 and g.edge[0][c] & 1:
+            s.cell[c] = 2
+            stack[top] = <int16_t>c
+            top += 1
+    while top > 0 and s.winner == 1:
+        top -= 1
+        c = stack[top]
+        if g.edge[0][c] & 2:
+            s.winner = 0
+        for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
+            nb = g.geo.nbr[k]
+            if s.cell[nb] == 0:
+                s.cell[nb] = 2
+                stack[top] = <int16_t>nb
+                top += 1
+    s.h.to_move = -1
+    hex_returns(core, geom, out)
+    return True
+
+
 cdef Rules HEX_RULES
 HEX_RULES.core_size = sizeof(HexCore)
 HEX_RULES.legal = hex_legal
@@ -238,6 +293,7 @@ HEX_RULES.hash_full = hex_hash_full
 HEX_RULES.observe = hex_observe
 HEX_RULES.after_turn = NULL
 HEX_RULES.playout = hex_playout
+HEX_RULES.rollout = hex_rollout
 
 
 # -- Python side --------------------------------------------------------------
@@ -268,6 +324,8 @@ cdef class HexGame(Game):
     PARAMS = (_SIZE, _SWAP, _PROTOCOL, _UPTO)
     PROTOCOLS = "numeric (protocol=, upto=), symple"
     SCORES_DECIDE = True
+    COLOURS = ("Black", "White")
+    DRAWING = {"edges": (1, 2)}      # Black (digit 1) joins the rows' edges, White the columns'
     cdef HexGeom g
 
     @staticmethod
@@ -280,6 +338,14 @@ cdef class HexGame(Game):
 
     def _labelled(self):
         return False
+
+    @classmethod
+    def _record_params(cls, dict record):
+        sizes = [int(v[5:]) for v in record.get("variants") or [] if v.startswith("size-")]
+        return {"size": sizes[0] if sizes else 11}
+
+    def _cell_label(self, str name):
+        return self.label(name)
 
     def _build(self, dict params):
         cdef int32_t n = params["size"], c, q, r, colour
@@ -309,8 +375,7 @@ cdef class HexGame(Game):
                     self.g.edge[colour][c] = (1 if q == 0 else 0) | (2 if q == n - 1 else 0)
         cdef uint64_t x = 0x4C5544454E53 ^ (<uint64_t>n << 32) ^ (<uint64_t>hox << 40)
         for colour in range(2):
-            for c in range(n * n):
-                self.g.zobrist[colour][c] = splitmix64(&x)
+            zobrist_fill(self.g.zobrist[colour], n * n, &x)
         seat_keys_fill(&self.g.keys, &x, 2, ~(<uint64_t>0))
         protocol_set(&self.g.proto, params["protocol"], params["upto"], splitmix64(&x))
 
@@ -389,6 +454,7 @@ cdef class HoxGame(HexGame):
     TITLE = "Hox"
     PARAMS = (_SIZE, _SWAP, _NUMERIC, _UPTO)
     PROTOCOLS = "numeric (protocol=, upto=)"
+    DRAWING = {"edges": (2, 1), "labels": "empty"}
 
     @staticmethod
     def _variant(dict params):
@@ -473,7 +539,7 @@ cdef class HexState(State):
         line = State._headline(self) + ("; " + note if note else "")
         if self._g().nlabels == 3 and not self.is_terminal():
             line += f", next stone on {LABELS[self._s().stones % 3]}"
-        return line + "  (B = colour 1, W = colour 2)"
+        return line + f"  ({self._legend('BW')})"
 
     def winner_colour(self):
         """The colour that connected (0 or 1), or None while the game goes on."""

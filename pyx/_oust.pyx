@@ -37,13 +37,13 @@ from libc.stdint cimport int16_t, int32_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
-from ludens._board cimport Board, Geometry
-from ludens._bits cimport bits_list, bits_select_scan
+from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
+from ludens._bits cimport bit_get, bits_list, bits_select_scan
 from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear,
                              chains_remove)
-from ludens._rng cimport Rng, splitmix64
+from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, playout_applied, playout_draw,
-                            playout_running, seat_hash, seat_keys_fill, set_to_move)
+                            playout_running, seat_hash, seat_keys_fill, set_to_move, two_player_returns)
 from ludens._state import count_up_to, turn_limit
 
 from ludens._params import Param
@@ -81,10 +81,6 @@ cdef inline bint _touches_own(const OustCore* s, const OustGeom* g, int32_t c, i
         if s.ch.colour[g.geo.nbr[k]] == p:
             return True
     return False
-
-
-cdef inline bint _is_set(const uint64_t* bits, int32_t c) noexcept nogil:
-    return (bits[c >> 6] >> (c & 63)) & 1
 
 
 cdef int32_t _reach_of(const OustCore* s, const OustGeom* g, int32_t root) noexcept nogil:
@@ -316,7 +312,7 @@ cdef bint oust_is_legal(const void* core, const void* geom, int32_t a) noexcept 
     cdef const OustGeom* g = <const OustGeom*>geom
     if a == g.pass_action:
         return s.h.turn_plies == 0 and s.nlegal[s.h.to_move] == 0
-    return 0 <= a < g.ncells and _is_set(s.legal[s.h.to_move], a)
+    return 0 <= a < g.ncells and bit_get(s.legal[s.h.to_move], a)
 
 
 cdef void oust_apply(void* core, const void* geom, int32_t a) noexcept nogil:
@@ -330,9 +326,7 @@ cdef void oust_apply(void* core, const void* geom, int32_t a) noexcept nogil:
 
 cdef void oust_returns(const void* core, const void* geom, double* out) noexcept nogil:
     cdef const OustCore* s = <const OustCore*>core
-    if s.winner >= 0:
-        out[s.winner] = 1.0
-        out[1 - s.winner] = -1.0
+    two_player_returns(out, s.winner)
 
 
 cdef void oust_scores(const void* core, const void* geom, double* out) noexcept nogil:
@@ -357,9 +351,9 @@ cdef void oust_observe(const void* core, const void* geom, int32_t colour, float
     # Planes: own stones, opponent's stones, empty cells (off-board points stay 0).
     cdef const OustCore* s = <const OustCore*>core
     cdef const OustGeom* g = <const OustGeom*>geom
-    cdef int32_t area = g.geo.width * g.geo.height, c, at
+    cdef int32_t area = geo_plane_area(&g.geo), c, at
     for c in range(g.ncells):
-        at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
+        at = geo_plane_at(&g.geo, c)
         if s.ch.colour[c] == EMPTY:
             out[2 * area + at] = 1.0
         else:
@@ -422,6 +416,7 @@ cdef class OustGame(Game):
     TITLE = "Oust"
     PARAMS = (_BOARD, _SIZE)
     SCORES_DECIDE = True
+    COLOURS = ("Black", "White")
     cdef OustGeom g
     cdef readonly int size
 
@@ -443,8 +438,7 @@ cdef class OustGame(Game):
         self.g.pass_action = n
         cdef uint64_t x = 0x4F555354 ^ (<uint64_t>size << 32) ^ (<uint64_t>(kind == "square") << 40)
         for colour in range(2):
-            for c in range(n):
-                self.g.zobrist[colour][c] = splitmix64(&x)
+            zobrist_fill(self.g.zobrist[colour], n, &x)
         seat_keys_fill(&self.g.keys, &x, 2, ~(<uint64_t>0))
 
         cdef OustCore init
@@ -541,7 +535,7 @@ cdef class OustState(State):
         return ["BW"[s.ch.colour[c]] if s.ch.colour[c] != EMPTY else "." for c in range(self._g().ncells)]
 
     def _headline(self):
-        return State._headline(self) + "  (B = player 0, W = player 1)"
+        return State._headline(self) + f"  ({self._legend('BW')})"
 
     def winner_colour(self):
         """The colour (0 or 1) that captured the other's last stone, or None."""
@@ -580,7 +574,7 @@ cdef class OustState(State):
                 "size": [s.ch.size[c] for c in range(n)], "colour": [s.ch.colour[c] for c in range(n)],
                 "reach": [s.reach[c] for c in range(n)],
                 "chains": [s.ch.chains[0], s.ch.chains[1]], "stones": [s.ch.stones[0], s.ch.stones[1]],
-                "legal": [[c for c in range(n) if _is_set(s.legal[k], c)] for k in range(2)],
+                "legal": [[c for c in range(n) if bit_get(s.legal[k], c)] for k in range(2)],
                 "nlegal": [s.nlegal[0], s.nlegal[1]]}
 
     def count_legal_turns(self, limit=None):

@@ -76,9 +76,7 @@ cdef class Rng:
         self.s.s0, self.s.s1, self.s.s2, self.s.s3 = st
 
 
-ctypedef struct Hashes:
-    uint64_t* data        # the hashes before each turn so far (for after_turn)
-    size_t cap
+# Hashes (the turn hashes a playout hands to after_turn) is declared in _simulate.pxd.
 
 
 cdef class StopFlag:

@@ -55,6 +55,23 @@ cdef class Game:
     # True when, at the end, a strictly higher score always means a better
     # result (the conformance suite checks it); False where other rules decide.
     SCORES_DECIDE = False
+    # What a game declares about itself, so that other modules ask instead of
+    # switching on game names:
+    # * COLOURS: the names user-facing text gives colour 0, 1, ... (RULES.md's);
+    # * DRAWING: how ludens.pictures draws it (see pictures.style_of): "pieces",
+    #   palette names per colour; "cell", "line", "last": board colours;
+    #   "points": stones on grid points; "piece": piece radius; "labels": the
+    #   cells whose _cell_label is printed ("empty" or "all"); "edges": the
+    #   colour digits of the (rows, columns) edges of a rhombus; "kinds": the
+    #   cell kinds of contents written "<letter><digits>"; "layers":
+    #   extras among "houses" (to_json's houses) and "regions" (State.regions());
+    # * RECORD_FINAL_SCORES: a reference record's final "scores" are scores();
+    #   RECORD_OWN_ENDINGS: records end by the recorder's own rules, so whether
+    #   the game is over is not compared; _record_params: load()'s parameters.
+    COLOURS = ("colour 1", "colour 2", "colour 3", "colour 4")
+    DRAWING = {}
+    RECORD_FINAL_SCORES = False
+    RECORD_OWN_ENDINGS = False
 
     def __cinit__(self):
         self._pass_action = -1
@@ -128,6 +145,15 @@ cdef class Game:
 
     def _core_from_position(self, position):
         raise NotImplementedError(f"{self.name} cannot start from an arbitrary position")
+
+    @classmethod
+    def _record_params(cls, dict record):
+        """The ``load`` parameters a reference record of this game was played with."""
+        return {}
+
+    def _cell_label(self, str name):
+        """The text printed on cell ``name`` in pictures (see DRAWING["labels"]), or None."""
+        return None
 
     def deserialize_state(self, str text):
         """The state ``State.serialize()`` wrote (for this game)."""
@@ -383,6 +409,20 @@ cdef class State:
         """Per player: the game's score of the position as it stands."""
         return self._by_seat(self.rules.scores)
 
+    def winners(self):
+        """The players with the best return, ascending, once the game is over
+        (one player: a win; more: they share it, a draw); [] while it goes on."""
+        if self.hdr().to_move >= 0:
+            return []
+        r = self.returns()
+        top = r.max()
+        return [p for p in range(len(r)) if r[p] == top]
+
+    def _result(self):
+        """'player k wins' or 'draw', for messages about a finished game."""
+        best = self.winners()
+        return f"player {best[0]} wins" if len(best) == 1 else "draw"
+
     cdef _by_seat(self, values_fn fn):
         cdef double buf[8]
         cdef int p, k = self.game.num_players
@@ -630,15 +670,19 @@ cdef class State:
 
     def _headline(self):
         if self.is_terminal():
-            r = self.returns()
-            best = [p for p in range(len(r)) if r[p] == max(r)]
-            result = "draw" if len(best) != 1 else f"player {best[0]} wins"
-            return f"{self.game.name}: game over, {result}"
+            return f"{self.game.name}: game over, {self._result()}"
         part = f", turn in progress ({self.turn_plies} actions)" if self.turn_plies else ""
         return f"{self.game.name}: player {self.current_player} to move{part}"
 
     def _glyphs(self):
         raise NotImplementedError
+
+    def _legend(self, glyphs):
+        """The board legend in its one form, 'B = Black (player 0), W = White (player 1)':
+        ``glyphs[k]`` is colour k's glyph, then its name and the seat playing it now."""
+        names = self.game.COLOURS
+        swapped = self.hdr().swapped
+        return ", ".join(f"{glyph} = {names[k]} (player {k ^ swapped})" for k, glyph in enumerate(glyphs))
 
     def __repr__(self):
         return f"<{type(self).__name__} of {self.game!r}, ply {self._nhist}, player {self.current_player}>"

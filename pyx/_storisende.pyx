@@ -2,7 +2,8 @@
 """Storisende (RULES.md § Storisende).
 
 Every hex is a tile, territory or wall and may hold one stack of one colour.
-A turn is one action:
+Colours are 0-based here, as in all code; RULES.md, positions (digits) and
+messages call colour k "colour k + 1".  A turn is one action:
 
 * setup: a placement (the cell's index) adds one piece of the colour to move;
   colour 0 closes its setup with ``end`` after 2..4 pieces (it closes by
@@ -32,10 +33,12 @@ import re
 
 import numpy as np
 
-from ludens._board cimport OUTSIDE, Board, Geometry, geo_ray
-from ludens._rng cimport Rng, rng_below, rng_seed, splitmix64
-from ludens._state cimport Game, Header, Rules, SeatKeys, State, pie_swap, seat_hash, seat_keys_fill, set_to_move
+from ludens._board cimport OUTSIDE, Board, Geometry, geo_plane_area, geo_plane_at, geo_ray
+from ludens._rng cimport splitmix64, splitmix64_mix
+from ludens._state cimport (Game, Header, Rules, SeatKeys, State, higher_of_two, pie_swap, seat_hash, seat_keys_fill,
+                            set_to_move, two_player_returns)
 
+from ludens._board import modular_cells, modular_layout   # re-exported: Storisende's boards
 from ludens._params import Param
 from ludens.errors import IllegalActionError, ParameterError
 
@@ -97,17 +100,11 @@ ctypedef struct StoCore:
 
 # -- hashing ----------------------------------------------------------------
 
-cdef inline uint64_t _mix(uint64_t z) noexcept nogil:
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
-
-
 cdef inline uint64_t _zstack(const StoGeom* g, int32_t c, int32_t colour, int32_t h) noexcept nogil:
     # One pseudo-random key per (hex, colour, height), computed rather than tabled.
     if h <= 0:
         return 0
-    return _mix(g.zbase[colour][c] + <uint64_t>h * GOLDEN) & KEY_MASK
+    return splitmix64_mix(g.zbase[colour][c] + <uint64_t>h * GOLDEN) & KEY_MASK
 
 
 cdef inline void _set_stack(StoCore* s, const StoGeom* g, int32_t c, int32_t colour, int32_t h) noexcept nogil:
@@ -390,8 +387,7 @@ cdef void sto_scores(const void* core, const void* geom, double* out) noexcept n
 cdef void sto_returns(const void* core, const void* geom, double* out) noexcept nogil:
     cdef double sc[2]
     sto_scores(core, geom, sc)
-    out[0] = 1.0 if sc[0] > sc[1] else (-1.0 if sc[0] < sc[1] else 0.0)
-    out[1] = -out[0]
+    two_player_returns(out, higher_of_two(sc))
 
 
 cdef uint64_t sto_hash_full(const void* core, const void* geom) noexcept nogil:
@@ -414,9 +410,9 @@ cdef void sto_observe(const void* core, const void* geom, int32_t colour, float*
     # wall, hex exists, setup phase, the opponent has just passed.
     cdef const StoCore* s = <const StoCore*>core
     cdef const StoGeom* g = <const StoGeom*>geom
-    cdef int32_t area = g.geo.width * g.geo.height, c, at
+    cdef int32_t area = geo_plane_area(&g.geo), c, at
     for c in range(g.ncells):
-        at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
+        at = geo_plane_at(&g.geo, c)
         if s.owner[c] >= 0:
             out[(0 if s.owner[c] == colour else 1) * area + at] = s.height[c]
         out[(2 + s.kind[c]) * area + at] = 1.0
@@ -446,67 +442,6 @@ STO_RULES_NOREP.after_turn = NULL
 
 
 # -- boards -------------------------------------------------------------------
-
-_HEX_DIRS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
-
-
-def _hex_distance(a, b):
-    dq, dr = a[0] - b[0], a[1] - b[1]
-    return max(abs(dq), abs(dr), abs(dq + dr))
-
-
-def _flower(q, r):
-    return [(q, r)] + [(q + dq, r + dr) for dq, dr in _HEX_DIRS]
-
-
-def modular_layout(int modules, seed):
-    """The centres of ``modules`` seven-hex modules placed at random, in order.
-
-    The first module is centred on (0, 0).  Each next one is drawn uniformly
-    (one ``rng_below`` draw of the ludens generator seeded with ``seed``) from
-    the centres, in (r, q) order, where it overlaps nothing and touches the
-    board along at least two hexes on each side: two of its hexes border the
-    board and it borders two hexes of the board.
-    """
-    if not 1 <= modules <= MAX_MODULES:
-        raise ValueError(f"modules {modules} out of range 1..{MAX_MODULES}")
-    cdef Rng rng
-    rng_seed(&rng, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), 0x53544F52)
-    centres = [(0, 0)]
-    cells = set(_flower(0, 0))
-    for _ in range(modules - 1):
-        # A module touching the board without overlapping it has its centre
-        # exactly two steps from the board.
-        ring = set()
-        for (q, r) in cells:
-            for dq in range(-2, 3):
-                for dr in range(max(-2, -2 - dq), min(2, 2 - dq) + 1):
-                    if _hex_distance((dq, dr), (0, 0)) == 2:
-                        ring.add((q + dq, r + dr))
-        candidates = []
-        for p in sorted(ring, key=lambda x: (x[1], x[0])):
-            mod = _flower(*p)
-            if any(x in cells for x in mod):
-                continue
-            touching = sum(1 for x in mod if any((x[0] + dq, x[1] + dr) in cells for dq, dr in _HEX_DIRS))
-            touched = len({(x[0] + dq, x[1] + dr) for x in mod for dq, dr in _HEX_DIRS} & cells)
-            if touching >= 2 and touched >= 2:
-                candidates.append(p)
-        if not candidates:
-            raise RuntimeError("no place for another module")   # cannot happen on a finite board
-        pick = candidates[rng_below(&rng, <unsigned int>len(candidates))]
-        centres.append(pick)
-        cells.update(_flower(*pick))
-    return centres
-
-
-def modular_cells(int modules, seed):
-    """The hexes of the modular board ``modular_layout(modules, seed)``, in (r, q) order."""
-    cells = set()
-    for centre in modular_layout(modules, seed):
-        cells.update(_flower(*centre))
-    return sorted(cells, key=lambda x: (x[1], x[0]))
-
 
 def _check_cells(value):
     try:
@@ -544,6 +479,17 @@ cdef class StorisendeGame(Game):
     TITLE = "Storisende"
     PARAMS = (_BOARD, _SIZE, _MODULES, _SEED, _CELLS, _THREEFOLD)
     SCORES_DECIDE = True
+    # Amber marks the last turn, apart from the red regions.
+    DRAWING = {"pieces": ("red", "purple"), "last": "#fcc419", "layers": ("regions",),
+               "kinds": {"v": ("tile", "#e3d2a4", "#9a8558"), "t": ("territory", "#bcd99c", "#7d9b5e"),
+                         "w": ("wall", "#5e5650", "#3a3430")}}
+    # Abstract Play's records end by its own extra rules, never by repetition.
+    RECORD_FINAL_SCORES = True
+    RECORD_OWN_ENDINGS = True
+
+    @classmethod
+    def _record_params(cls, dict record):
+        return {"threefold": False}
     cdef StoGeom g
     cdef object _tables            # numpy arrays behind the pointers in g
     cdef dict _move_of             # (from, to) -> move entry
@@ -556,7 +502,7 @@ cdef class StorisendeGame(Game):
         if kind == "hexhex":
             board = Board.hexhex(params["size"], names="offset")
         elif kind == "modular":
-            board = Board.custom(modular_cells(params["modules"], params["seed"]), kind="modular")
+            board = Board.modular(params["modules"], params["seed"])
         else:
             board = Board.custom(params["cells"], kind="custom")
         self.board = board
@@ -867,7 +813,7 @@ cdef class StorisendeState(State):
         return out
 
     def _headline(self):
-        return State._headline(self) + "  (. tile, - territory, # wall; X = colour 1, O = colour 2, digits = height)"
+        return State._headline(self) + f"  (. tile, - territory, # wall; {self._legend('XO')}; digits = height)"
 
     def regions(self):
         """The regions of the count as if the game ended now: connected non-wall hexes

@@ -25,7 +25,7 @@ from ludens._grow cimport (GROW, GROW_WORDS, PLANT, START, GrowCore, GrowGeom, G
                            grow_keys_fill, grow_observe, grow_playout, grow_put, grow_rules_hash,
                            grow_rules_is_legal, grow_rules_legal)
 from ludens._rng cimport Rng, splitmix64
-from ludens._state cimport Game, PlayoutStats, Rules, State, set_to_move
+from ludens._state cimport Game, PlayoutStats, Rules, State, higher_of_two, set_to_move, two_player_returns
 
 from fractions import Fraction
 
@@ -81,12 +81,7 @@ cdef void symple_scores(const void* core, const void* geom, double* out) noexcep
 cdef void symple_returns(const void* core, const void* geom, double* out) noexcept nogil:
     cdef double sc[2]
     symple_scores(core, geom, sc)
-    if sc[0] > sc[1]:
-        out[0] = 1.0
-        out[1] = -1.0
-    elif sc[1] > sc[0]:
-        out[0] = -1.0
-        out[1] = 1.0
+    two_player_returns(out, higher_of_two(sc))
 
 
 cdef void symple_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
@@ -132,6 +127,14 @@ cdef class SympleGame(Game):
     TITLE = "Symple"
     PARAMS = (_SIZE, _PENALTY)
     SCORES_DECIDE = True
+    COLOURS = ("White", "Black")
+    DRAWING = {"pieces": ("white", "black"), "cell": "#e6c27a", "line": "#5b4628", "points": True}
+    RECORD_FINAL_SCORES = True
+
+    @classmethod
+    def _record_params(cls, dict record):
+        penalties = [int(v[2:]) for v in record.get("variants") or [] if v.startswith("p-")]
+        return {"size": int(record.get("size", 19)), "penalty": penalties[0] if penalties else 8}
     cdef SympleGeom g
 
     def _build(self, dict params):
@@ -238,6 +241,6 @@ cdef class SympleState(GrowState):
             line += f"; scores {int(sc[0])}:{int(sc[1])}"
             if self._gs().phase == PLANT:
                 line += "; Black may plant (or end)"
-        return line + "  (W = player 0, B = player 1; lower case: placed this turn)"
+        return line + f"  ({self._legend('WB')}; lower case: placed this turn)"
 
 

@@ -18,14 +18,14 @@ from libc.string cimport memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._bits cimport bit_get
-from ludens._board cimport Board
+from ludens._board cimport Board, geo_plane_area
 from ludens._chains cimport CHAIN_MAX_CELLS
 from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, START, GrowCore, GrowGeom, GrowState, grow_after_stone,
                            grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn, grow_geom_fill,
                            grow_keys_fill, grow_observe, grow_playout, grow_put, grow_rules_hash,
                            grow_rules_is_legal, grow_rules_legal)
 from ludens._rng cimport Rng
-from ludens._state cimport Game, PlayoutStats, Rules, State, set_to_move
+from ludens._state cimport Game, PlayoutStats, Rules, State, set_to_move, two_player_returns
 
 from ludens._hex import HexGame
 from ludens.errors import ParameterError
@@ -88,10 +88,7 @@ cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
 
 
 cdef void sh_returns(const void* core, const void* geom, double* out) noexcept nogil:
-    cdef const SymHexCore* s = <const SymHexCore*>core
-    if s.winner >= 0:
-        out[s.winner] = 1.0
-        out[1 - s.winner] = -1.0
+    two_player_returns(out, (<const SymHexCore*>core).winner)
 
 
 cdef void sh_scores(const void* core, const void* geom, double* out) noexcept nogil:
@@ -103,7 +100,7 @@ cdef void sh_scores(const void* core, const void* geom, double* out) noexcept no
 cdef void sh_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Symple's six planes, then Hex's "connects top and bottom" plane.
     cdef const GrowGeom* g = <const GrowGeom*>geom
-    cdef int32_t area = g.geo.width * g.geo.height, i
+    cdef int32_t area = geo_plane_area(&g.geo), i
     grow_observe(<const GrowCore*>core, g, colour, out)
     if colour == 0:
         for i in range(area):
@@ -146,6 +143,8 @@ cdef class SympleHexGame(Game):
     PARAMS = HexGame.PARAMS
     PROTOCOLS = HexGame.PROTOCOLS
     SCORES_DECIDE = True
+    COLOURS = HexGame.COLOURS
+    DRAWING = HexGame.DRAWING
     cdef SymHexGeom g
 
     def __init__(self, **params):
@@ -304,4 +303,4 @@ cdef class SympleHexState(GrowState):
     def _headline(self):
         note = self._turn_note()
         return (State._headline(self) + ("; " + note if note else "")
-                + "  (B = colour 1, W = colour 2; lower case: placed this turn)")
+                + f"  ({self._legend('BW')}; lower case: placed this turn)")

@@ -29,18 +29,19 @@ from libc.string cimport memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 import operator
-import re
 
 from ludens._board cimport Board
-from ludens._rng cimport Rng, splitmix64
+from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._protocol cimport (Protocol, protocol_at_first_answer, protocol_close, protocol_game_over,
                                protocol_hash, protocol_may_close, protocol_set, protocol_step)
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
-                            playout_draw, playout_running, seat_hash, seat_keys_fill)
+                            playout_draw, playout_running, seat_hash, seat_keys_fill, two_player_returns)
 
 from ludens._checks import index_in
 from ludens import protocols
 from ludens._params import Param
+# The labelling (its parsing and checks) is a module of its own; re-exported here.
+from ludens._tiptoptoe_labels import HOUSE_NAMES, SHIPPED, labels_text, parse_labels, square_kind
 from ludens.errors import NotationError
 from ludens.protocols import check_numeric
 
@@ -192,9 +193,7 @@ cdef void ttt_apply(void* core, const void* geom, int32_t a) noexcept nogil:
 
 cdef void ttt_returns(const void* core, const void* geom, double* out) noexcept nogil:
     cdef const TttCore* s = <const TttCore*>core
-    if s.winner >= 0:
-        out[s.winner] = 1.0
-        out[1 - s.winner] = -1.0
+    two_player_returns(out, s.winner)
 
 
 cdef void ttt_scores(const void* core, const void* geom, double* out) noexcept nogil:
@@ -282,139 +281,7 @@ TTT_RULES.after_turn = NULL
 TTT_RULES.playout = ttt_playout
 
 
-# -- the labelling ------------------------------------------------------------
-
-HOUSE_NAMES = ("top-left", "top", "top-right", "left", "middle", "right",
-               "bottom-left", "bottom", "bottom-right")
-_KINDS = ("corner", "side", "middle")      # by how many of (row, col) are a house's middle line
-_KIND_COUNT = {"middle": 1, "corner": 2, "side": 3}
-
-# RULES.md's board, top row first.
-SHIPPED = (
-    (10, 11, 12, 13, 32, 14, 15, 16, 17),
-    (18, 1, 19, 20, 2, 21, 32, 3, 22),
-    (23, 32, 24, 25, 18, 26, 27, 29, 30),
-    (12, 31, 33, 28, 20, 34, 23, 35, 27),
-    (22, 4, 21, 35, 5, 31, 29, 6, 36),
-    (30, 16, 10, 37, 21, 13, 17, 20, 38),
-    (33, 36, 38, 34, 35, 28, 39, 19, 26),
-    (11, 7, 22, 31, 8, 19, 18, 9, 16),
-    (14, 29, 15, 39, 11, 37, 24, 36, 25),
-)
-
-
-def square_kind(int row, int col):
-    """'corner', 'side' or 'middle': the square's place in its house (row from the top)."""
-    return _KINDS[(row % 3 == 1) + (col % 3 == 1)]
-
-
-def _square_name(int row, int col):
-    return "abcdefghi"[col] + str(SIDE - row)
-
-
-def labels_text(rows):
-    """The canonical text of a labelling: rows top first, joined by '/'."""
-    return "/".join(" ".join(str(x) for x in row) for row in rows)
-
-
-def _as_int(x, where):
-    if isinstance(x, bool):
-        raise ValueError(f"{where} is {x!r}, not a number")
-    try:
-        return operator.index(x)
-    except TypeError:
-        raise ValueError(f"{where} is {x!r}, not an integer") from None
-
-
-def _rows_from_text(str text):
-    lines = [ln for ln in re.split(r"[/\n]", text) if ln.strip() and not re.fullmatch(r"[\s\-+|]*", ln)]
-    rows = []
-    for ln in lines:
-        row = []
-        for tok in filter(None, re.split(r"[\s|,]+", ln)):
-            if not re.fullmatch(r"[0-9]+", tok):
-                raise ValueError(f"{tok!r} in row {len(rows) + 1} is not a number")
-            row.append(int(tok))
-        rows.append(row)
-    return rows
-
-
-def _rows_from_dict(dict cells):
-    board = Board.square(SIDE)
-    rows = [[None] * SIDE for _ in range(SIDE)]
-    for name, v in cells.items():
-        try:
-            c = board.index(str(name))
-        except NotationError:
-            raise ValueError(f"{name!r} is not a square of the 9x9 board (a1..i9)") from None
-        rows[c // SIDE][c % SIDE] = _as_int(v, f"square {board.names[c]}")
-    missing = [board.names[r * SIDE + c] for r in range(SIDE) for c in range(SIDE) if rows[r][c] is None]
-    if missing:
-        raise ValueError(f"no number for square(s) {', '.join(missing)}")
-    return rows
-
-
-def parse_labels(value):
-    """A labelling as a tuple of 9 rows of 9 ints (top row first), structure checked.
-
-    Accepted forms: a 9x9 nested sequence of ints, top row first (RULES.md's
-    layout); a string with one row per line or per '/', numbers separated
-    by spaces, commas or '|', ruler lines of '-' and '+' ignored (so RULES.md's
-    block can be pasted); a dict mapping all 81 cell names to their numbers.
-    ValueError names the first problem found.
-    """
-    if isinstance(value, str):
-        rows = _rows_from_text(value)
-    elif isinstance(value, dict):
-        rows = _rows_from_dict(value)
-    elif isinstance(value, (bytes, bytearray)) or not hasattr(value, "__len__"):
-        raise ValueError(f"expected 9 rows of 9 numbers, a text or a dict of cells, not {type(value).__name__}")
-    else:
-        rows = list(value)
-        for i, row in enumerate(rows):
-            if isinstance(row, (str, bytes)) or not hasattr(row, "__len__"):
-                raise ValueError(f"row {i + 1} is {row!r}, not a sequence of 9 numbers")
-        rows = [[_as_int(x, f"row {i + 1}, column {j + 1}") for j, x in enumerate(row)]
-                for i, row in enumerate(rows)]
-    if len(rows) != SIDE:
-        raise ValueError(f"expected 9 rows, got {len(rows)}")
-    for i, row in enumerate(rows):
-        if len(row) != SIDE:
-            raise ValueError(f"row {i + 1} (from the top) has {len(row)} numbers, expected 9")
-    rows = tuple(tuple(row) for row in rows)
-    _check_structure(rows)
-    return rows
-
-
-def _check_structure(rows):
-    """ValueError unless every number labels one middle, two corner or three side squares,
-    each in a different house, with numbers 1..39 (then all 39 are used)."""
-    where = {}
-    for r in range(SIDE):
-        for c in range(SIDE):
-            v = rows[r][c]
-            if not 1 <= v <= NUMBERS:
-                raise ValueError(f"square {_square_name(r, c)} has {v}; numbers run from 1 to {NUMBERS}")
-            where.setdefault(v, []).append((r, c))
-    for v in sorted(where):
-        squares = where[v]
-        names = ", ".join(_square_name(r, c) for r, c in squares)
-        kinds = sorted({square_kind(r, c) for r, c in squares})
-        if len(kinds) > 1:
-            raise ValueError(f"number {v} labels squares of different kinds ({names}: "
-                             f"{' and '.join(kinds)}); a number labels one middle, two corner or three side squares")
-        kind = kinds[0]
-        if len(squares) != _KIND_COUNT[kind]:
-            need = {"middle": "a middle square has a number of its own",
-                    "corner": "corner squares come in pairs", "side": "side squares come in threes"}[kind]
-            raise ValueError(f"number {v} labels {len(squares)} {kind} square(s) ({names}); {need}")
-        houses = [(r // 3) * 3 + c // 3 for r, c in squares]
-        for i in range(len(squares)):
-            for j in range(i):
-                if houses[i] == houses[j]:
-                    raise ValueError(
-                        f"number {v} labels {_square_name(*squares[j])} and {_square_name(*squares[i])}, "
-                        f"both in the {HOUSE_NAMES[houses[i]]} house; a number's squares lie in different houses")
+_SHIPPED_TEXT = labels_text(SHIPPED)
 
 
 def _validate_labels(value):
@@ -422,9 +289,6 @@ def _validate_labels(value):
     # equal parameters and the default repr stays short.
     text = labels_text(parse_labels(value))
     return None if text == _SHIPPED_TEXT else text
-
-
-_SHIPPED_TEXT = labels_text(SHIPPED)
 
 
 # -- Python side --------------------------------------------------------------
@@ -462,6 +326,8 @@ cdef class TipTopToeGame(Game):
     PARAMS = (_LABELS, _SWAP_PARAM, _PROTOCOL, _UPTO)
     PROTOCOLS = "numeric (protocol=, upto=)"
     SCORES_DECIDE = False
+    COLOURS = ("Black", "White")
+    DRAWING = {"cell": "#fbf6e9", "line": "#b9ab8c", "piece": 0.66, "labels": "all", "layers": ("houses",)}
     cdef TttGeom g
     cdef readonly tuple labels
 
@@ -484,8 +350,7 @@ cdef class TipTopToeGame(Game):
             self.g.nsq[k] += 1
         cdef uint64_t x = 0x5449505450544F45
         for colour in range(2):
-            for c in range(CELLS):
-                self.g.zobrist[colour][c] = splitmix64(&x)
+            zobrist_fill(self.g.zobrist[colour], CELLS, &x)
         seat_keys_fill(&self.g.keys, &x, 2, ~(<uint64_t>0))
         protocol_set(&self.g.proto, params["protocol"], params["upto"], splitmix64(&x))
 
@@ -509,6 +374,9 @@ cdef class TipTopToeGame(Game):
     def number(self, cell):
         """The number of a square (cell name or index)."""
         return self.g.number[self._cell(cell)] + 1
+
+    def _cell_label(self, str name):
+        return str(self.number(name))
 
     def squares(self, number):
         """The names of the squares labelled ``number``, in cell order."""
@@ -647,7 +515,7 @@ cdef class TipTopToeState(State):
         if action == END:
             return "'end' closes a turn only after at least one number of it"
         squares = self.game.squares(action + 1)
-        owner = "Black" if s.cell[self._g().sq[action][0]] == 0 else "White"
+        owner = self.game.COLOURS[s.cell[self._g().sq[action][0]]]
         return f"number {action + 1} is taken ({', '.join(squares)} hold {owner} pieces)"
 
     def _board_json(self):
@@ -683,5 +551,5 @@ cdef class TipTopToeState(State):
     def _headline(self):
         cdef TttCore* s = self._s()
         note = self._turn_note()
-        return (State._headline(self) + ("; " + note if note else "") + f"  (B = colour 1, W = colour 2; houses B {_popcount9(s.occupied[0])}, "
+        return (State._headline(self) + ("; " + note if note else "") + f"  ({self._legend('BW')}; houses B {_popcount9(s.occupied[0])}, "
                 f"W {_popcount9(s.occupied[1])}; pieces B {s.pieces[0]}, W {s.pieces[1]})")

@@ -14,12 +14,15 @@ its single stones.
 
 Openings: ``pie`` lets player 1 swap after player 0's first turn (2 players
 only); ``balance`` instead constrains player 0's second turn: a turn that
-places stones must end with colour 1 (index 0) having at most one chunk.
-During that turn a placement is legal only if such an ending stays reachable
-within the stones left, which is a node-weighted Steiner tree question (join
-every chunk of colour 0 through colour-0 stones and few empty cells); it is
-answered exactly by Dreyfus-Wagner over the chunks, of which a real game has
-at most four at that point.
+places stones must end with colour 0 having at most one chunk.  During that
+turn a placement is legal only if such an ending stays reachable within the
+stones left, which is a node-weighted Steiner tree question (join every chunk
+of colour 0 through colour-0 stones and few empty cells); it is answered
+exactly by ``ludens._steiner`` (Dreyfus-Wagner over the chunks, of which a
+real game has at most four at that point).
+
+Colours are 0-based here, as in all code; RULES.md, positions and move
+strings (digits) and messages call colour k "colour k + 1".
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -32,9 +35,10 @@ import itertools
 import math
 import re
 
-from ludens._board cimport Board, Geometry
+from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
 from ludens._chains cimport Chains, SizeHist, chains_add, chains_clear
-from ludens._rng cimport Rng, splitmix64
+from ludens._steiner cimport STEINER_BLOCKED, steiner_join
+from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
                             playout_draw, playout_running, seat_hash, seat_keys_fill, set_to_move)
 from ludens._signals cimport interrupted, reraise
@@ -49,7 +53,6 @@ cdef enum:
     MAX_PLAYERS = 4
     BAL_MAX_TERMINALS = 8          # chunks of colour 0 the balance search can join (see _core_from_position)
     BAL_STACK_TERMINALS = 3        # up to this many, the search needs no heap memory
-    BLOCKED = 2                    # node weight of a cell the balance search may not use
 
 ctypedef struct WunGeom:
     Geometry geo
@@ -126,94 +129,6 @@ cdef void _place(WunCore* s, const WunGeom* g, int32_t colour, int32_t cell) noe
 
 # -- the balance rule ---------------------------------------------------------
 
-cdef void _relax(const WunGeom* g, const int8_t* w, int32_t* row, int32_t cap,
-                 int32_t* head, int32_t* nxt, int32_t* node) noexcept nogil:
-    """Cheapest paths: row[u] = min(row[u], row[v] + w[u]) over neighbours, to a
-    fixed point (Dial's buckets; values of ``cap`` or more all mean "too many")."""
-    cdef int32_t n = g.ncells, d, v, u, e, nd, i, k = 0
-    for d in range(cap + 1):
-        head[d] = -1
-    for v in range(n):
-        if row[v] < cap:
-            node[k] = v
-            nxt[k] = head[row[v]]
-            head[row[v]] = k
-            k += 1
-    for d in range(cap):
-        while head[d] >= 0:
-            i = head[d]
-            head[d] = nxt[i]
-            v = node[i]
-            if row[v] != d:
-                continue
-            for e in range(g.geo.nbr_start[v], g.geo.nbr_start[v + 1]):
-                u = g.geo.nbr[e]
-                if w[u] == BLOCKED:
-                    continue
-                nd = d + w[u]
-                if nd < row[u] and nd < cap:
-                    row[u] = nd
-                    node[k] = u
-                    nxt[k] = head[nd]
-                    head[nd] = k
-                    k += 1
-
-
-cdef int32_t _steiner(const WunCore* s, const WunGeom* g, const int8_t* w, const int32_t* roots,
-                      int32_t m, int32_t cap, int32_t* dp, int32_t* work) noexcept nogil:
-    """Fewest empty cells joining the ``m`` colour-0 chunks ``roots`` into one chain.
-
-    Node weights ``w``: 0 for colour-0 stones, 1 for usable empty cells,
-    BLOCKED otherwise.  Dreyfus-Wagner: ``dp[S * n + v]`` is the cheapest
-    connected set holding the chunks of subset S and cell v (v's weight
-    included); on return the full subset's row says, for every v, the cheapest
-    tree through v.  Values saturate at ``cap``.  ``dp`` holds 2^m rows of n,
-    ``work`` 16 n + cap + 1 ints.
-    """
-    cdef int32_t n = g.ncells, full = (1 << m) - 1, i, S, sub, low, v, a, b, t, best
-    cdef int32_t* row
-    cdef int32_t* nxt = work
-    cdef int32_t* node = work + 8 * n
-    cdef int32_t* head = work + 16 * n
-    for i in range(m):
-        row = dp + (1 << i) * n
-        for v in range(n):
-            row[v] = cap
-        v = roots[i]
-        while True:
-            row[v] = 0
-            v = s.ch.next[v]
-            if v == roots[i]:
-                break
-        _relax(g, w, row, cap, head, nxt, node)
-    for S in range(3, full + 1):
-        if S & (S - 1) == 0:
-            continue
-        row = dp + S * n
-        low = S & -S
-        for v in range(n):
-            best = cap
-            if w[v] != BLOCKED:
-                sub = (S - 1) & S
-                while sub > 0:
-                    if sub & low:
-                        a = dp[sub * n + v]
-                        b = dp[(S ^ sub) * n + v]
-                        if a < cap and b < cap:
-                            t = a + b - w[v]
-                            if t < best:
-                                best = t
-                    sub = (sub - 1) & S
-            row[v] = best
-        _relax(g, w, row, cap, head, nxt, node)
-    best = cap
-    row = dp + full * n
-    for v in range(n):
-        if row[v] < best:
-            best = row[v]
-    return best
-
-
 cdef int32_t _zero_chunks(const WunCore* s, const WunGeom* g, int32_t* roots) noexcept nogil:
     """The representative cells of colour 0's chunks (at most BAL_MAX_TERMINALS + 1 listed)."""
     cdef int32_t c, m = 0
@@ -264,10 +179,10 @@ cdef void _balance_cells(const WunCore* s, const WunGeom* g, uint8_t* ok0, uint8
         dp = <int32_t*>malloc(sizeof(int32_t) * (<size_t>1 << m) * n)
         if dp == NULL:
             return
-    memset(w, BLOCKED, sizeof(w))
+    memset(w, STEINER_BLOCKED, sizeof(w))
     for v in range(n):
-        w[v] = 0 if s.ch.colour[v] == 0 else (1 if s.ch.colour[v] < 0 else BLOCKED)
-    D = _steiner(s, g, w, roots, m, cap, dp, work)
+        w[v] = 0 if s.ch.colour[v] == 0 else (1 if s.ch.colour[v] < 0 else STEINER_BLOCKED)
+    D = steiner_join(&s.ch, &g.geo, w, roots, m, cap, dp, work)
     memcpy(base, dp + ((1 << m) - 1) * n, sizeof(int32_t) * n)
     for x in range(n):
         if s.ch.colour[x] >= 0:
@@ -277,8 +192,8 @@ cdef void _balance_cells(const WunCore* s, const WunGeom* g, uint8_t* ok0, uint8
             if base[x] > r - 1 or single:
                 ok_other[x] = 1
             else:
-                w[x] = BLOCKED
-                ok_other[x] = _steiner(s, g, w, roots, m, cap, dp, work) <= r - 1
+                w[x] = STEINER_BLOCKED
+                ok_other[x] = steiner_join(&s.ch, &g.geo, w, roots, m, cap, dp, work) <= r - 1
                 w[x] = 1
         # Colour 0 on x.
         if base[x] <= r:
@@ -297,12 +212,12 @@ cdef void _balance_cells(const WunCore* s, const WunGeom* g, uint8_t* ok0, uint8
         if not near or single:
             ok0[x] = 1
             continue
-        w[x] = BLOCKED
+        w[x] = STEINER_BLOCKED
         for e in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
             v = g.geo.nbr[e]
             if w[v] == 1:
-                w[v] = BLOCKED
-        cost = _steiner(s, g, w, roots, m, cap, dp, work)
+                w[v] = STEINER_BLOCKED
+        cost = steiner_join(&s.ch, &g.geo, w, roots, m, cap, dp, work)
         w[x] = 1
         for e in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
             v = g.geo.nbr[e]
@@ -447,10 +362,10 @@ cdef void wun_observe(const void* core, const void* geom, int32_t colour, float*
     # empty cells, the board's cells, and the stones left in the current turn.
     cdef const WunCore* s = <const WunCore*>core
     cdef const WunGeom* g = <const WunGeom*>geom
-    cdef int32_t P = g.nplayers, area = g.geo.width * g.geo.height, c, at
+    cdef int32_t P = g.nplayers, area = geo_plane_area(&g.geo), c, at
     cdef float left = <float>(s.limit - s.placed)
     for c in range(g.ncells):
-        at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
+        at = geo_plane_at(&g.geo, c)
         if s.ch.colour[c] < 0:
             out[P * area + at] = 1.0
         else:
@@ -638,6 +553,10 @@ cdef class WunchunkGame(Game):
     NAME = "wunchunk"
     TITLE = "Wunchunk"
     PARAMS = (_SIZE, _PLAYERS, _OPENING)
+
+    @classmethod
+    def _record_params(cls, dict record):
+        return {"opening": "balance", "players": int(record.get("numplayers", 2))}
     cdef WunGeom g
 
     def _build(self, dict params):
@@ -658,16 +577,13 @@ cdef class WunchunkGame(Game):
         self.g.swap_action = P * n + 1
         cdef uint64_t x = 0x57554E4348554E4B ^ (<uint64_t>size << 8) ^ <uint64_t>P
         for c in range(P):
-            for k in range(n):
-                self.g.zobrist[c][k] = splitmix64(&x)
+            zobrist_fill(self.g.zobrist[c], n, &x)
         seat_keys_fill(&self.g.keys, &x, P, ~(<uint64_t>0))
         for k in range(MAX_CELLS + 1):
             self.g.z_placed[k] = splitmix64(&x)
             self.g.z_limit[k] = splitmix64(&x)
-        for k in range(MAX_PLAYERS + 1):
-            self.g.z_passes[k] = splitmix64(&x)
-        for k in range(MAX_PLAYERS + 2):
-            self.g.z_turn[k] = splitmix64(&x)
+        zobrist_fill(self.g.z_passes, MAX_PLAYERS + 1, &x)
+        zobrist_fill(self.g.z_turn, MAX_PLAYERS + 2, &x)
 
         start = _START_2[size] if P == 2 else (_START_3 if P == 3 else _START_4)
         board_json = {name: colour + 1 for colour, pair in enumerate(start) for name in pair}
@@ -802,7 +718,7 @@ cdef class WunchunkState(State):
             line += f", {s.limit - s.placed} of {s.limit} stones left"
             if _balance_now(s, self._g()):
                 line += " (balance turn)"
-        return line + "  (digits are colours; player p plays colour p + 1)"
+        return line + f"  ({self._legend('1234'[:self._g().nplayers])})"
 
     def _parse_action(self, str key):
         m = _PLACEMENT.fullmatch(key)
@@ -890,7 +806,7 @@ cdef class WunchunkState(State):
 
         With r stones left, E empty cells and P colours, the turns placing k
         stones number C(E, k) P^k.  On the balance turn the colour-0 stones
-        decide: the sets of colour-0 cells (at most r) after which colour 1
+        decide: the sets of colour-0 cells (at most r) after which colour 0
         has at most one chunk are enumerated (pruned: a stone removes at most
         two chunks), and each combines with any choice of other-colour stones
         on the remaining empty cells.

@@ -198,8 +198,10 @@ def test_simulate_matches_python_loop(name, params, count):
                 r = state.returns()
                 best = [p for p in range(len(r)) if r[p] == r.max()]
                 assert res.winner[i] == (best[0] if len(best) == 1 else -1)
+                assert state.winners() == best
             else:
                 assert res.winner[i] == -1 and not res.returns[i].any()
+                assert state.winners() == []
 
 
 @pytest.mark.parametrize("name,params,count", list(_cases()))

@@ -74,6 +74,14 @@ def test_swap_exchanges_seats_not_the_board():
     assert s.turns == ["b2", "swap", "a1", "b1", "a2", "b3"]
 
 
+def test_legend_names_colours_and_the_seats_playing_them():
+    s = ludens.load("hex", size=3).new_initial_state()
+    assert str(s).splitlines()[0].endswith("(B = Black (player 0), W = White (player 1))")
+    s.apply("b2")
+    s.apply("swap")
+    assert str(s).splitlines()[0].endswith("(B = Black (player 1), W = White (player 0))")
+
+
 def test_swap_only_as_the_second_turn():
     g = ludens.load("hex", size=3)
     s = g.new_initial_state()

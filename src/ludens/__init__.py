@@ -10,10 +10,13 @@
 
 from ludens._board import Board
 from ludens.branching import BranchingRow, branching, branching_table
+from ludens._mcts import MCTS
 from ludens._registry import games, load
 from ludens._simulate import Rng
 from ludens._state import Game, State
 from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError
+from ludens import bots
+from ludens.matches import MatchResult, match
 from ludens.pictures import svg
 from ludens.simulation import SimulationResult, simulate
 
@@ -25,6 +28,8 @@ __all__ = [
     "Game",
     "IllegalActionError",
     "LudensError",
+    "MCTS",
+    "MatchResult",
     "NotationError",
     "ParameterError",
     "Rng",
@@ -32,8 +37,10 @@ __all__ = [
     "State",
     "branching",
     "branching_table",
+    "bots",
     "games",
     "load",
+    "match",
     "simulate",
     "svg",
 ]

@@ -40,6 +40,16 @@ cdef inline int32_t geo_at(const Geometry* g, int32_t q, int32_t r) noexcept nog
     return g.grid[r * g.width + q]
 
 
+cdef inline int32_t geo_plane_area(const Geometry* g) noexcept nogil:
+    """Entries of one observation plane: the lattice's bounding box, height x width."""
+    return g.width * g.height
+
+
+cdef inline int32_t geo_plane_at(const Geometry* g, int32_t cell) noexcept nogil:
+    """The offset of ``cell`` within an observation plane (row-major over the box)."""
+    return (g.r[cell] - g.r0) * g.width + (g.q[cell] - g.q0)
+
+
 cdef inline int32_t geo_ray(const Geometry* g, int32_t cell, int32_t d, int32_t k) noexcept nogil:
     """The lattice point k steps from ``cell`` in direction d (see ``geo_at``)."""
     return geo_at(g, g.q[cell] + k * g.dq[d], g.r[cell] + k * g.dr[d])

@@ -35,9 +35,9 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from ludens._bits cimport bit_clear, bit_get, bit_set, bits_any, bits_counts, bits_list, bits_select, ctz64
-from ludens._board cimport Geometry
+from ludens._board cimport Geometry, geo_plane_area, geo_plane_at
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
-from ludens._rng cimport Rng, splitmix64
+from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, apply_fn, playout_applied, playout_draw,
                             playout_running, seat_hash, seat_keys_fill)
 
@@ -315,10 +315,10 @@ cdef inline void grow_observe(const GrowCore* s, const GrowGeom* g, int32_t colo
     """Planes: own stones, opponent's stones, empty, stones placed this turn, the
     cells that are legal actions now, and all ones while the privilege is alive
     (nobody had grown before this turn)."""
-    cdef int32_t area = g.geo.width * g.geo.height, c, at
+    cdef int32_t area = geo_plane_area(&g.geo), c, at
     cdef bint alive = (not s.grown) or s.priv
     for c in range(g.ncells):
-        at = (g.geo.r[c] - g.geo.r0) * g.geo.width + (g.geo.q[c] - g.geo.q0)
+        at = geo_plane_at(&g.geo, c)
         if s.ch.colour[c] < 0:
             out[2 * area + at] = 1.0
         else:
@@ -333,12 +333,10 @@ cdef inline void grow_observe(const GrowCore* s, const GrowGeom* g, int32_t colo
 
 cdef inline void grow_keys_fill(GrowGeom* g, uint64_t* x) noexcept nogil:
     """The hash keys, drawn from the game's splitmix stream ``x``."""
-    cdef int32_t colour, c
+    cdef int32_t colour
     for colour in range(2):
-        for c in range(g.ncells):
-            g.zobrist[colour][c] = splitmix64(x)
-    for c in range(g.ncells):
-        g.z_fresh[c] = splitmix64(x)
+        zobrist_fill(g.zobrist[colour], g.ncells, x)
+    zobrist_fill(g.z_fresh, g.ncells, x)
     seat_keys_fill(&g.keys, x, 2, ~(<uint64_t>0))
     g.z_grown = splitmix64(x)
     g.z_priv = splitmix64(x)

@@ -16,12 +16,24 @@ ctypedef struct Rng:
     uint64_t s3
 
 
-cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
-    x[0] += <uint64_t>0x9E3779B97F4A7C15
-    cdef uint64_t z = x[0]
+cdef inline uint64_t splitmix64_mix(uint64_t z) noexcept nogil:
+    """splitmix64's finaliser: a bijective scramble of 64 bits (also a hash of z)."""
     z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
     z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
     return z ^ (z >> 31)
+
+
+cdef inline uint64_t splitmix64(uint64_t* x) noexcept nogil:
+    x[0] += <uint64_t>0x9E3779B97F4A7C15
+    return splitmix64_mix(x[0])
+
+
+cdef inline void zobrist_fill(uint64_t* keys, Py_ssize_t count, uint64_t* x) noexcept nogil:
+    """Fill ``keys[0:count]`` with the next ``count`` outputs of the splitmix64 stream ``x``
+    (the games' Zobrist tables: one call per row, in a fixed order, so keys never change)."""
+    cdef Py_ssize_t i
+    for i in range(count):
+        keys[i] = splitmix64(x)
 
 
 cdef inline void rng_seed(Rng* r, uint64_t seed, uint64_t stream) noexcept nogil:

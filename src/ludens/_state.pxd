@@ -93,6 +93,25 @@ cdef inline void pie_swap(Header* h, const SeatKeys* k) noexcept nogil:
     h.hash ^= k.swapped
 
 
+cdef inline void two_player_returns(double* out, int32_t winner) noexcept nogil:
+    """``Rules.returns`` of a two-player game: +1 for colour ``winner``, -1 for
+    the other; a draw (zeros) when ``winner`` is negative."""
+    out[0] = 0.0
+    out[1] = 0.0
+    if winner >= 0:
+        out[winner] = 1.0
+        out[1 - winner] = -1.0
+
+
+cdef inline int32_t higher_of_two(const double* scores) noexcept nogil:
+    """The colour with the strictly higher of two scores, -1 when they are equal."""
+    if scores[0] > scores[1]:
+        return 0
+    if scores[1] > scores[0]:
+        return 1
+    return -1
+
+
 # The bookkeeping every random playout shares, so that a game's own playout
 # counts exactly as the generic one does:
 #
@@ -138,6 +157,13 @@ ctypedef void (*after_turn_fn)(void* core, const void* geom, const uint64_t* tur
                                int32_t count) noexcept nogil
 ctypedef void (*playout_fn)(void* core, const void* geom, Rng* rng, int32_t max_plies,
                             int32_t* buf, PlayoutStats* st) noexcept nogil
+# A random playout for search, free to take shortcuts: the returns it writes
+# (by colour; Header.swapped left final) must have the distribution of
+# playing uniformly random legal actions from ``core`` for at most
+# ``max_plies``, but its draws need not be the generic playout's.  False
+# (``out`` unset) when the game was cut at ``max_plies``.
+ctypedef bint (*rollout_fn)(void* core, const void* geom, Rng* rng, int32_t max_plies,
+                            int32_t* buf, double* out) noexcept nogil
 
 ctypedef struct Rules:
     size_t core_size
@@ -150,6 +176,7 @@ ctypedef struct Rules:
     observe_fn observe         # planes for ``colour``, into zeroed memory of the observation shape
     after_turn_fn after_turn   # optional: sees the hashes before every turn so far (repetition rules)
     playout_fn playout         # optional: a faster random playout with the generic one's draws
+    rollout_fn rollout         # optional: a rollout for search (ludens._mcts), same distribution only
 
 
 cdef class Game:

@@ -11,6 +11,10 @@ class Game:
     TITLE: str
     PARAMS: tuple[Param, ...]
     SCORES_DECIDE: bool
+    COLOURS: tuple[str, ...]
+    DRAWING: dict[str, Any]
+    RECORD_FINAL_SCORES: bool
+    RECORD_OWN_ENDINGS: bool
     name: str
     num_players: int
     num_actions: int
@@ -39,6 +43,7 @@ class State:
     def is_terminal(self) -> bool: ...
     def returns(self) -> npt.NDArray[np.float64]: ...
     def scores(self) -> npt.NDArray[np.float64]: ...
+    def winners(self) -> list[int]: ...
     @property
     def hash(self) -> int: ...
     @property

@@ -2,13 +2,8 @@
 
 from typing import Literal, Optional, TypedDict, Union
 
+from ludens._board import modular_cells as modular_cells, modular_layout as modular_layout
 from ludens._state import Game, State
-
-def modular_layout(modules: int, seed: int) -> list[tuple[int, int]]:
-    """Centres (axial q, r) of the modules of a modular board, in placement order."""
-
-def modular_cells(modules: int, seed: int) -> list[tuple[int, int]]:
-    """The hexes (axial q, r) of the modular board, in (r, q) order."""
 
 Decoded = Union[
     tuple[Literal["place"], int],

@@ -1,17 +1,12 @@
 """Stubs for Tip-Top-Toe's public extras (RULES.md § Tip-Top-Toe)."""
 
-from typing import Any, Mapping, Sequence, Union
+from typing import Any, Mapping, Union
 
 from ludens._state import Game, State
 
-Labels = Union[Sequence[Sequence[int]], str, Mapping[str, int]]
-
-HOUSE_NAMES: tuple[str, ...]
-SHIPPED: tuple[tuple[int, ...], ...]
-
-def square_kind(row: int, col: int) -> str: ...
-def labels_text(rows: Sequence[Sequence[int]]) -> str: ...
-def parse_labels(value: Labels) -> tuple[tuple[int, ...], ...]: ...
+from ludens._tiptoptoe_labels import (HOUSE_NAMES as HOUSE_NAMES, SHIPPED as SHIPPED, Labels as Labels,
+                                      labels_text as labels_text, parse_labels as parse_labels,
+                                      square_kind as square_kind)
 
 class TipTopToeGame(Game):
     NAME: str

@@ -3,7 +3,10 @@
     ludens list
     ludens simulate GAME [-p key=value[,value...] ...] -n N [--seed S] [--threads T]
                          [--max-plies M] [--csv FILE] [--json]
-    ludens play GAME [-p ...] [--vs random|human] [--seat 0|1] [--seed S]
+    ludens play GAME [-p ...] [--vs random|mcts|human] [--seat 0|1] [--seed S]
+                     [--seconds S | --simulations N] [--threads T]
+    ludens match GAME BOT_A BOT_B [-p ...] -n N [--seed S] [--threads T] [--max-plies M] [--json]
+    ludens analyse GAME [-p ...] [--moves "m1 m2 ..."] [--seconds S | --simulations N] [--top K]
     ludens replay FILE.jsonl[.gz] [--html OUT.html [--record N]]
     ludens render GAME [-p key=value ...] [--moves "m1 m2 ..."] [-o OUT.svg] [--size PX]
                        [--legal] [--no-coordinates] [--no-last-turn] [--no-labels]
@@ -24,7 +27,7 @@ import sys
 from typing import Any, Optional, Sequence, TextIO
 
 import ludens
-from ludens import benchmark, pictures, records
+from ludens import benchmark, bots, pictures, records
 from ludens._registry import game_class
 from ludens.errors import LudensError
 
@@ -199,11 +202,33 @@ _PLAY_HELP = """Enter a whole turn in the game's notation (e.g. a cell name, or 
 Commands: moves (the legal turns), undo (take back your last turn), help, quit."""
 
 
+def _search_settings(args) -> dict[str, Any]:
+    """MCTS settings from --seconds / --simulations / --threads (shared by play and analyse)."""
+    if args.seconds is not None and args.simulations is not None:
+        raise UsageError("give --seconds or --simulations, not both")
+    if args.seconds is not None and not args.seconds > 0:
+        raise UsageError("--seconds must be positive")
+    if args.simulations is not None and args.simulations < 1:
+        raise UsageError("--simulations must be at least 1")
+    if args.threads < 1:
+        raise UsageError("--threads must be at least 1")
+    settings: dict[str, Any] = {"threads": args.threads}
+    if args.seconds is not None:
+        settings["seconds"] = args.seconds
+    else:
+        settings["simulations"] = args.simulations or 10000
+    return settings
+
+
 def cmd_play(args, out: TextIO, inp: TextIO) -> int:
     game = _one_game(args)
     if args.seat is not None and not 0 <= args.seat < game.num_players:
         raise UsageError(f"--seat must be in 0..{game.num_players - 1}")
-    rng = ludens.Rng(args.seed)
+    computer: bots.Bot
+    if args.vs == "mcts":
+        computer = bots.MCTSBot(seed=args.seed, **_search_settings(args))
+    else:
+        computer = bots.RandomBot(args.seed)
     state = game.new_initial_state()
     starts: list[int] = []                    # ply at which each turn started
     human = (lambda p: True) if args.vs == "human" else (lambda p: p == (args.seat or 0))
@@ -213,12 +238,14 @@ def cmd_play(args, out: TextIO, inp: TextIO) -> int:
         player = state.current_player
         if not human(player):
             starts.append(state.ply)
-            while True:     # random actions until the turn is complete
-                acts = state.legal_actions()
-                state.apply_action(acts[rng.below(len(acts))])
-                if state.turn_plies == 0:
-                    break
-            print(f"player {player} plays {state.turns[-1]}", file=out)
+            state.apply(computer.turn(state))
+            note = ""
+            if isinstance(computer, bots.MCTSBot) and computer.last is not None:
+                search = computer.last
+                proven = " (proven)" if search.proven is not None else ""
+                note = (f"  [expects {search.root_value:+.2f}{proven} for player {player}; "
+                        f"{search.simulations:,} simulations]")
+            print(f"player {player} plays {state.turns[-1]}{note}", file=out)
             continue
         print(state, file=out)
         print(f"player {player}> ", end="", file=out, flush=True)
@@ -255,10 +282,53 @@ def cmd_play(args, out: TextIO, inp: TextIO) -> int:
             except LudensError as e:
                 print(f"illegal: {e}", file=out)
     print(state, file=out)
-    r = state.returns()
-    best = [p for p in range(len(r)) if r[p] == r.max()]
-    print("game over: " + ("draw" if len(best) != 1 else f"player {best[0]} wins") +
-          f"; scores {state.scores().tolist()}", file=out)
+    print(f"game over: {state._result()}; scores {state.scores().tolist()}", file=out)
+    return 0
+
+
+# -- match and analyse ----------------------------------------------------------
+
+def cmd_match(args, out: TextIO) -> int:
+    game = _one_game(args)
+    if args.n < 0:
+        raise UsageError("-n must be non-negative")
+    if args.threads is not None and args.threads < 1:
+        raise UsageError("--threads must be at least 1")
+    if args.max_plies is not None and args.max_plies < 1:
+        raise UsageError("--max-plies must be at least 1")
+    try:
+        a, b = bots.load(args.a), bots.load(args.b)
+    except LudensError as e:
+        raise UsageError(str(e)) from None
+    res = ludens.match(game, a, b, games=args.n, seed=args.seed, threads=args.threads, max_plies=args.max_plies,
+                       progress=not args.no_progress and not args.json)
+    if args.json:
+        json.dump(res.summary(), out, indent=2)
+        print(file=out)
+    else:
+        print(res.table(), file=out)
+    return 0
+
+
+def cmd_analyse(args, out: TextIO) -> int:
+    game = _one_game(args)
+    if args.top < 1:
+        raise UsageError("--top must be at least 1")
+    state = _play(game, args.moves.split(), "--moves")
+    if state.is_terminal():
+        raise UsageError("--moves: the game is over in that position")
+    settings = _search_settings(args)
+    search = ludens.MCTS(state, seed=args.seed, threads=settings.pop("threads"))
+    search.run(**settings)
+    print(state, file=out)
+    proven = {1.0: "a proven win", 0.0: "a proven draw", -1.0: "a proven loss"}.get(search.proven)
+    print(f"player {search.player} to move: expected value {search.root_value:+.3f}"
+          f"{f' ({proven})' if proven else ''}; {search.simulations:,} simulations, {search.nodes:,} nodes, "
+          f"{search.seconds_spent:.2f} s", file=out)
+    print(f"{'action':>10}{'visits':>10}{'value':>9}", file=out)
+    for move, visits, value in search.top(args.top):
+        print(f"{move:>10}{visits:>10,}{value:>+9.3f}", file=out)
+    print(f"principal variation: {search.principal_variation() or '-'}", file=out)
     return 0
 
 
@@ -415,10 +485,38 @@ def build_parser() -> argparse.ArgumentParser:
 
     p = sub.add_parser("play", help="play in the terminal", description="Play a game in the terminal.")
     game_args(p)
-    p.add_argument("--vs", choices=("random", "human"), default="random",
-                   help="the opponent: a random player (default) or another human at this terminal")
-    p.add_argument("--seat", type=int, default=None, help="your seat against the random player (default 0)")
-    p.add_argument("--seed", type=int, default=0, help="seed of the random player")
+    p.add_argument("--vs", choices=("random", "mcts", "human"), default="random",
+                   help="the opponent: a random player (default), the computer's search, or another human")
+    p.add_argument("--seat", type=int, default=None, help="your seat against the computer (default 0)")
+    p.add_argument("--seed", type=int, default=0, help="seed of the computer player")
+
+    def search_args(p):
+        p.add_argument("--seconds", type=float, default=None, help="search time per decision")
+        p.add_argument("--simulations", type=int, default=None,
+                       help="simulations per decision (default 10000 unless --seconds)")
+        p.add_argument("--threads", type=int, default=1, help="search threads (default 1)")
+
+    search_args(p)
+
+    m = sub.add_parser("match", help="bots against each other",
+                       description="Play N games between two bots, seats alternating: " + bots.SPEC_HELP + ".")
+    game_args(m)
+    m.add_argument("a", metavar="BOT_A", help="bot A, e.g. mcts:seconds=0.1")
+    m.add_argument("b", metavar="BOT_B", help="bot B, e.g. random")
+    m.add_argument("-n", type=int, default=100, help="games (default 100)")
+    m.add_argument("--seed", type=int, default=0, help="match seed (default 0)")
+    m.add_argument("--threads", type=int, default=None, help="games at a time (default: all cores)")
+    m.add_argument("--max-plies", type=int, default=None, help="cut games after this many actions (a draw)")
+    m.add_argument("--json", action="store_true", help="print the summary as JSON")
+    m.add_argument("--no-progress", action="store_true", help="no progress bar")
+
+    an = sub.add_parser("analyse", aliases=["analyze"], help="the best moves of a position by search",
+                        description="Search a position and list its most visited moves with their values.")
+    game_args(an)
+    an.add_argument("--moves", default="", metavar="MOVES", help="the turns to play first, separated by spaces")
+    an.add_argument("--top", type=int, default=10, help="moves to list (default 10)")
+    an.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
+    search_args(an)
 
     r = sub.add_parser("replay", help="replay reference-format game records",
                        description="Replay records (JSON lines, optionally gzipped) and compare every position.")
@@ -467,6 +565,10 @@ def main(argv: Optional[Sequence[str]] = None, out: TextIO = sys.stdout, inp: Te
             return cmd_simulate(args, out)
         if args.command == "play":
             return cmd_play(args, out, inp)
+        if args.command == "match":
+            return cmd_match(args, out)
+        if args.command in ("analyse", "analyze"):
+            return cmd_analyse(args, out)
         if args.command == "replay":
             return cmd_replay(args, out)
         if args.command == "render":

@@ -7,9 +7,9 @@ steps through a whole game.  Standard library only.
     >>> text = ludens.svg(state, legal=True)
 
 Everything is read through the generic State API (``to_json()["board"]``,
-``game.board``, ``clone``/``undo_action``), plus a few documented extras:
-Hox's ``game.label``, Tip-Top-Toe's ``game.number`` and ``houses`` (in
-``to_json``), and Storisende's ``state.regions()``.  Elements carry stable classes and
+``game.board``, ``clone``/``undo_action``) and what each game declares in
+``Game.DRAWING`` (piece colours, board colours, edges, extra layers) and
+``Game._cell_label``; no game is known here by name.  Elements carry stable classes and
 ``data-`` attributes for scripts and tests: ``cell`` (one per cell,
 ``data-cell``), ``piece`` (``data-cell``, ``data-colour``), ``stack``
 (Storisende: ``data-cell``, ``data-colour``, ``data-height``), ``last`` and
@@ -42,7 +42,6 @@ _LEGAL = "#1971c2"          # where a legal action would go
 _SQRT3 = math.sqrt(3.0)
 _HEX_R = 20.0               # hex circumradius, in drawing units
 _SQUARE = 40.0              # square cell / grid spacing, in drawing units
-_HEX_STEPS = ((1, 0), (1, -1), (0, -1), (-1, 0), (-1, 1), (0, 1))
 
 
 @dataclass(frozen=True)
@@ -53,24 +52,19 @@ class _Style:
     points: bool = False     # stones on the intersections of a grid
     piece: float = 0.8       # radius of a piece, as a fraction of a cell's inner radius
     last: str = _LAST        # outline of the last turn's cells
+    kinds: Optional[dict] = None   # cell contents "<letter><digits>": letter -> (kind, fill, outline)
 
 
-_BW = {1: _BLACK, 2: _WHITE}
-_STYLES = {
-    "hex": _Style(_BW),
-    "hox": _Style(_BW),
-    "oust": _Style(_BW),
-    "tiptoptoe": _Style(_BW, cell="#fbf6e9", line="#b9ab8c", piece=0.66),
-    "symple": _Style({1: _WHITE, 2: _BLACK}, cell="#e6c27a", line="#5b4628", points=True),
-    "wunchunk": _Style({1: _BLACK, 2: _WHITE, 3: _RED, 4: _BLUE}),
-    "storisende": _Style({1: _RED, 2: _PURPLE}, last="#fcc419"),     # amber: apart from red regions
-}
-_DEFAULT_STYLE = _Style({1: _BLACK, 2: _WHITE, 3: _RED, 4: _BLUE})
+_PALETTE = {"black": _BLACK, "white": _WHITE, "red": _RED, "blue": _BLUE, "purple": _PURPLE}
+_DEFAULT_PIECES = ("black", "white", "red", "blue")
 
-# Storisende hexes: tile, territory, wall.
-_KINDS = {"v": ("tile", "#e3d2a4", "#9a8558"),
-          "t": ("territory", "#bcd99c", "#7d9b5e"),
-          "w": ("wall", "#5e5650", "#3a3430")}
+
+def style_of(game) -> _Style:
+    """The drawing style a game declares in ``DRAWING`` (``Game.DRAWING`` lists the keys)."""
+    drawing = getattr(game, "DRAWING", None) or {}
+    pieces = drawing.get("pieces", _DEFAULT_PIECES)
+    looks = {key: drawing[key] for key in ("cell", "line", "points", "piece", "last", "kinds") if key in drawing}
+    return _Style({k + 1: _PALETTE[p] for k, p in enumerate(pieces)}, **looks)
 
 _NAME = re.compile(r"([a-z]+)([0-9]+)")
 
@@ -220,7 +214,9 @@ def svg(state, size: float = 480, coordinates: bool = True, last_turn: bool = Tr
     if not size > 0:
         raise ValueError(f"size must be positive, not {size!r}")
     game = state.game
-    style = _STYLES.get(game.name, _DEFAULT_STYLE)
+    drawing = getattr(game, "DRAWING", None) or {}
+    layers = drawing.get("layers", ())
+    style = style_of(game)
     lay = _Layout(game.board, style.points)
     position = state.to_json()
     cells = position["board"]
@@ -230,18 +226,19 @@ def svg(state, size: float = 480, coordinates: bool = True, last_turn: bool = Tr
         _draw_grid(cv, lay, style)
     else:
         _draw_cells(cv, lay, style, cells)
-    if game.name in ("hex", "hox") and game.board.kind == "rhombus":
-        _draw_hex_edges(cv, lay, style, transposed=game.name == "hox")
-    if game.name == "tiptoptoe":
+    if "edges" in drawing and game.board.kind == "rhombus":
+        _draw_edges(cv, lay, style, *drawing["edges"])
+    if "houses" in layers:
         _draw_house_borders(cv, lay)
-    if game.name == "storisende":
+    if "regions" in layers:
         _draw_control(cv, lay, state, style)
-    if labels:
+    shown = drawing.get("labels") if labels else None
+    if shown:
         _draw_labels(cv, lay, game, cells, style, on_pieces=False)
     _draw_pieces(cv, lay, style, cells)
-    if labels:
+    if shown == "all":
         _draw_labels(cv, lay, game, cells, style, on_pieces=True)
-    if game.name == "tiptoptoe":
+    if "houses" in layers:
         _draw_house_marks(cv, lay, position.get("houses"), style)
     if last_turn:
         _draw_marks(cv, lay, last_turn_cells(state), "last", style.last)
@@ -276,7 +273,9 @@ def _document(cv: _Canvas, size: float, name: str, state) -> str:
 
 
 def _draw_cells(cv: _Canvas, lay: _Layout, style: _Style, cells: dict) -> None:
-    """One polygon per cell; Storisende's hexes coloured by kind (tiles with a raised rim)."""
+    """One polygon per cell; cells of a declared kind (Storisende's tile, territory,
+    wall) in its colours, tiles with a raised rim."""
+    kinds = style.kinds or {}
     cv.group(f'fill="{style.cell}" stroke="{style.line}" stroke-width="1.2" stroke-linejoin="round"')
     tiles = []
     for name in lay.board.names:
@@ -285,8 +284,8 @@ def _draw_cells(cv: _Canvas, lay: _Layout, style: _Style, cells: dict) -> None:
             cv.cover(x, y)
         value = cells.get(name)
         extra = ""
-        if isinstance(value, str) and value[:1] in _KINDS:      # Storisende: kind letter + stack
-            kind, fill, line = _KINDS[value[0]]
+        if isinstance(value, str) and value[:1] in kinds:       # kind letter + stack
+            kind, fill, line = kinds[value[0]]
             extra = f' data-kind="{kind}" fill="{fill}" stroke="{line}"'
             if kind == "tile":
                 tiles.append(name)
@@ -338,24 +337,22 @@ def _draw_grid(cv: _Canvas, lay: _Layout, style: _Style) -> None:
     cv.end()
 
 
-def _draw_hex_edges(cv: _Canvas, lay: _Layout, style: _Style, transposed: bool) -> None:
-    """Hex: Black (colour 1) joins the top and bottom rows, White (2) the
-    left and right columns; Hox the other way round.  Each outer side of the
-    board is drawn in the colour of the player who connects it."""
+def _draw_edges(cv: _Canvas, lay: _Layout, style: _Style, rows: int, columns: int) -> None:
+    """Hex and Hox: each outer side of a rhombus in the colour that connects it,
+    the colour digit ``rows`` on the top and bottom, ``columns`` left and right."""
     rs = [r for _, r in lay.coords.values()]
     rmin, rmax = min(rs), max(rs)
     occupied = set(lay.coords.values())
-    paths: dict[int, list[str]] = {1: [], 2: []}
+    paths: dict[int, list[str]] = {rows: [], columns: []}
     for name, (q, r) in lay.coords.items():
-        for dq, dr in _HEX_STEPS:
+        for dq, dr in lay.board.directions:
             if (q + dq, r + dr) in occupied:
                 continue
-            rows_edge = not rmin <= r + dr <= rmax
-            colour = 1 if rows_edge != transposed else 2
+            colour = rows if not rmin <= r + dr <= rmax else columns
             a, b = lay.side(name, dq, dr)
             paths[colour].append(f"M{_n(a[0])} {_n(a[1])}L{_n(b[0])} {_n(b[1])}")
     width = _HEX_R * 0.3
-    for colour in (1, 2):
+    for colour in sorted(paths):
         fill, outline, _ = style.colours[colour]
         d = "".join(paths[colour])
         # Drawn twice: a rim in the outline colour, so that white shows on white paper.
@@ -415,7 +412,7 @@ def _draw_control(cv: _Canvas, lay: _Layout, state, style: _Style) -> None:
         for name in members:
             cv.add(f'<polygon class="control" data-cell="{name}" points="{_pts(lay.corners(name))}"/>')
             q, r = lay.coords[name]
-            for dq, dr in _HEX_STEPS:
+            for dq, dr in lay.board.directions:
                 if (q + dq, r + dr) not in inside:
                     a, b = lay.side(name, dq, dr)
                     border.append(f"M{_n(a[0])} {_n(a[1])}L{_n(b[0])} {_n(b[1])}")
@@ -425,14 +422,10 @@ def _draw_control(cv: _Canvas, lay: _Layout, state, style: _Style) -> None:
 
 
 def _draw_labels(cv: _Canvas, lay: _Layout, game, cells: dict, style: _Style, on_pieces: bool) -> None:
-    """Hox's letters on empty cells; Tip-Top-Toe's numbers on every square,
-    on a piece in the ink of its colour (``on_pieces``: those, after the pieces)."""
-    if game.name == "hox" and hasattr(game, "label") and not on_pieces:
-        label, size = game.label, _HEX_R * 0.62
-    elif game.name == "tiptoptoe" and hasattr(game, "number"):
-        label, size = game.number, _SQUARE * 0.36
-    else:
-        return
+    """The game's cell labels (Hox's letters, Tip-Top-Toe's numbers) on empty
+    cells, or (``on_pieces``) on pieces, in the ink of the piece's colour."""
+    label = game._cell_label
+    size = _HEX_R * 0.62 if lay.hex else _SQUARE * 0.36
     cv.group(f'class="labels" font-size="{_n(size)}"' + ("" if on_pieces else f' fill="{_LABEL}"'))
     for name in lay.board.names:
         if (name in cells) == on_pieces:
@@ -552,12 +545,6 @@ def html(state, **options: Any) -> str:
             f"</figure>")
 
 
-def _result(state) -> str:
-    r = state.returns()
-    best = [p for p in range(len(r)) if r[p] == max(r)]
-    return "game over: draw" if len(best) != 1 else f"game over: player {best[0]} wins"
-
-
 def viewer(state, title: Optional[str] = None, size: float = 560) -> str:
     """A self-contained HTML page (no network, no external scripts) stepping
     through the game that led to ``state``: one picture per position, from the
@@ -578,7 +565,7 @@ def viewer(state, title: Optional[str] = None, size: float = 560) -> str:
         done = end
         caption = f"turn {k + 1}: player {player} plays {moves[k]}"
         if walker.is_terminal():
-            caption += f"; {_result(walker)}"
+            caption += f"; game over: {walker._result()}"
         frames.append((svg(walker, size=size), caption))
     name = title or f"{state.game.name}: {len(ends)} turns"
     figures = "\n".join(f'<figure class="position" data-caption="{_esc(c)}"{"" if i == 0 else " hidden"}>\n'

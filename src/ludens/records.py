@@ -16,17 +16,12 @@ import os
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterator, Optional, Union
 
-from ludens._registry import load
+from ludens._registry import game_class, load
 from ludens._state import State
 from ludens.errors import LudensError
 
 # Fields of a recorded state that describe the turn rather than the position.
 _NOT_POSITION = {"mover", "events", "board", "to_move"}
-# Records of these games end by the recording implementation's own extra rules:
-# compare positions and final scores, not whether the game is over.
-_OWN_ENDINGS = {"storisende"}
-# Games whose recorded final "scores" are ludens' scores().
-_FINAL_SCORES = {"symple", "storisende"}
 
 
 def read(path: Union[str, os.PathLike]) -> Iterator[dict]:
@@ -39,20 +34,8 @@ def read(path: Union[str, os.PathLike]) -> Iterator[dict]:
 
 
 def record_params(record: dict) -> dict[str, Any]:
-    """The ``ludens.load`` parameters a record was played with."""
-    game = record["game"]
-    variants = record.get("variants") or []
-    if game == "hex":
-        sizes = [int(v[5:]) for v in variants if v.startswith("size-")]
-        return {"size": sizes[0] if sizes else 11}
-    if game == "symple":
-        penalties = [int(v[2:]) for v in variants if v.startswith("p-")]
-        return {"size": int(record.get("size", 19)), "penalty": penalties[0] if penalties else 8}
-    if game == "wunchunk":
-        return {"opening": "balance", "players": int(record.get("numplayers", 2))}
-    if game == "storisende":
-        return {"threefold": False}
-    return {}
+    """The ``ludens.load`` parameters a record was played with (each game reads its records)."""
+    return dict(game_class(record["game"])._record_params(record))
 
 
 @dataclass
@@ -125,23 +108,23 @@ def replay(record: dict, params: Optional[dict] = None, stop_at_first: bool = Tr
         if found and stop_at_first:
             break
     if result.ok:
-        result.mismatches += _compare_result(state, record.get("result") or {}, name)
+        result.mismatches += _compare_result(state, record.get("result") or {})
     return result
 
 
-def _compare_result(state: State, result: dict, name: str) -> list[str]:
+def _compare_result(state: State, result: dict) -> list[str]:
     problems = []
-    if name in _FINAL_SCORES and result.get("scores") is not None:
+    game = state.game
+    if game.RECORD_FINAL_SCORES and result.get("scores") is not None:
         ours = [int(x) if float(x).is_integer() else float(x) for x in state.scores()]
         if ours != result["scores"]:
             problems.append(f"final scores {ours}, record {result['scores']}")
-    if name in _OWN_ENDINGS or "gameover" not in result:
+    if game.RECORD_OWN_ENDINGS or "gameover" not in result:
         return problems
     if state.is_terminal() != bool(result["gameover"]):
         problems.append(f"game over: ludens {state.is_terminal()}, record {bool(result['gameover'])}")
     elif result["gameover"]:
-        r = state.returns()
-        best = sorted(p for p in range(len(r)) if r[p] == r.max())
+        best = state.winners()
         expect = sorted(w - 1 for w in result.get("winner") or [])
         if best != expect:
             problems.append(f"winners (0-based) ludens {best}, record {expect}")

@@ -1,0 +1,183 @@
+"""Players: one small protocol, a random bot and an MCTS bot.
+
+A bot answers ``step(state)`` with one atomic action and ``turn(state)``
+with a whole turn as a move string (``state.apply(bot.turn(state))`` plays
+it).  Neither touches the state it is given.  ``load("mcts:seconds=1")``
+builds a bot from a spec, the same text the CLI takes.
+"""
+
+from __future__ import annotations
+
+from typing import Any, Optional, Union
+
+from ludens._mcts import MCTS
+from ludens._simulate import Rng
+from ludens._state import State
+from ludens.errors import LudensError, ParameterError
+
+__all__ = ["Bot", "RandomBot", "MCTSBot", "load", "SPEC_HELP"]
+
+SPEC_HELP = ("a bot spec: 'random' or 'mcts', optionally with settings after a colon, "
+             "e.g. 'mcts:seconds=0.5', 'mcts:simulations=2000,threads=2,exploration=0.8', 'random:seed=3'")
+
+
+class Bot:
+    """The protocol: ``step`` picks an action, ``turn`` a whole turn; ``reseeded``
+    returns an independent bot of the same kind (matches give every game its own)."""
+
+    name = "bot"
+
+    def step(self, state: State) -> int:
+        raise NotImplementedError
+
+    def turn(self, state: State) -> str:
+        """The rest of the current turn as a move string (the whole turn between turns)."""
+        _check_live(state)
+        s = state.clone()
+        parts = []
+        while True:
+            a = self.step(s)
+            parts.append(s.action_to_string(a))
+            s.apply_action(a)
+            if s.turn_plies == 0:
+                return state.game._format_turn(parts)
+
+    def reseeded(self, seed: int) -> "Bot":
+        raise NotImplementedError
+
+    def __repr__(self) -> str:
+        return f"<{self.name}>"
+
+
+def _check_live(state: Any) -> None:
+    if not isinstance(state, State):
+        raise ParameterError(f"a bot plays a ludens State, not {type(state).__name__}")
+    if state.is_terminal():
+        raise ParameterError("the game is over: there is no move to choose")
+
+
+class RandomBot(Bot):
+    """Uniformly random legal actions, from a seeded ``ludens.Rng``."""
+
+    def __init__(self, seed: int = 0):
+        self.seed = seed
+        self._rng = Rng(seed)
+        self.name = f"random:seed={seed}"
+
+    def step(self, state: State) -> int:
+        _check_live(state)
+        acts = state.legal_actions()
+        return int(acts[self._rng.below(len(acts))])
+
+    def reseeded(self, seed: int) -> "RandomBot":
+        return RandomBot(seed)
+
+
+class MCTSBot(Bot):
+    """``ludens.MCTS`` at every decision, keeping the tree between moves.
+
+    Settings are those of ``MCTS`` (``simulations``, ``seconds``, ``threads``,
+    ``exploration``, ``max_mib``, ``evaluator``, ...); without a budget a
+    decision gets 1000 simulations.  A decision is one atomic action, so a
+    turn of k actions (``turn``) costs k budgets, each search continuing the
+    last one's subtree.  Search ``n`` of a bot seeded ``s`` is
+    seeded ``(s, n)``, so a game between seeded bots with simulation budgets
+    is reproducible.  ``last`` is the search behind the last decision (its
+    ``root_value``, ``top()``, ``principal_variation()``).
+    """
+
+    def __init__(self, seed: int = 0, reuse: bool = True, **settings: Any):
+        if not settings.get("simulations") and not settings.get("seconds"):
+            settings.setdefault("simulations", 1000)
+        MCTS(_probe_state(), **settings)     # bad settings fail here, not in the first move
+        self.seed = seed
+        self.reuse = reuse
+        self.settings = settings
+        self.last: Optional[MCTS] = None
+        self._searches = 0
+        self._history: list[int] = []
+        spec = ",".join(f"{k}={v}" for k, v in settings.items() if k != "evaluator")
+        self.name = f"mcts:{spec}" if spec else "mcts"
+
+    def _search_for(self, state: State) -> MCTS:
+        """The previous tree moved on to ``state`` when it is a continuation, else a new one."""
+        search, old = self.last, self._history
+        if self.reuse and search is not None and search.state.game == state.game:
+            hist = state.history
+            if len(hist) >= len(old) and hist[:len(old)] == old:
+                try:
+                    for a in hist[len(old):]:
+                        search.advance(a)
+                except LudensError:         # not a continuation after all
+                    search = None
+                if search is not None and search.state._core_bytes() == state._core_bytes():
+                    self._history = hist
+                    return search
+        self._searches += 1
+        seed = (self.seed * 1_000_003 + self._searches) & 0xFFFFFFFFFFFFFFFF
+        self._history = state.history
+        return MCTS(state, seed=seed, **self.settings)
+
+    def step(self, state: State) -> int:
+        _check_live(state)
+        search = self._search_for(state)
+        search.run()
+        self.last = search
+        return search.best_action
+
+    def reseeded(self, seed: int) -> "MCTSBot":
+        return MCTSBot(seed=seed, reuse=self.reuse, **self.settings)
+
+
+_probe_cache: dict = {}
+
+
+def _probe_state() -> State:
+    """A small live state to validate MCTS settings against."""
+    if "state" not in _probe_cache:
+        from ludens._registry import load as load_game
+        _probe_cache["state"] = load_game("hex", size=2).new_initial_state()
+    return _probe_cache["state"]
+
+
+def _value(text: str) -> Union[int, float, bool, str]:
+    low = text.strip().lower()
+    if low in ("true", "yes", "on"):
+        return True
+    if low in ("false", "no", "off"):
+        return False
+    for kind in (int, float):
+        try:
+            return kind(low)
+        except ValueError:
+            pass
+    return text.strip()
+
+
+_KINDS = {"random": RandomBot, "mcts": MCTSBot}
+
+
+def load(spec: Union[str, Bot], seed: Optional[int] = None) -> Bot:
+    """A bot from a spec such as ``"random"``, ``"mcts:seconds=1"`` or
+    ``"mcts:simulations=2000,threads=2"``; ``seed`` overrides the spec's.
+    A Bot passes through (reseeded when ``seed`` is given)."""
+    if isinstance(spec, Bot):
+        return spec if seed is None else spec.reseeded(seed)
+    if not isinstance(spec, str):
+        raise ParameterError(f"{spec!r} is not a bot; {SPEC_HELP}")
+    kind, _, rest = spec.strip().partition(":")
+    cls = _KINDS.get(kind.strip().lower())
+    if cls is None:
+        raise ParameterError(f"unknown bot {kind!r} in {spec!r}; {SPEC_HELP}")
+    settings: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, text = item.partition("=")
+        if not sep or not key.strip():
+            raise ParameterError(f"bot spec {spec!r}: {item!r} is not key=value")
+        settings[key.strip()] = _value(text)
+    if seed is not None:
+        settings["seed"] = seed
+    try:
+        return cls(**settings)
+    except TypeError as e:
+        raise ParameterError(f"bot spec {spec!r}: {e}") from None
