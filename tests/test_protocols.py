@@ -334,3 +334,16 @@ def test_tiptoptoe_three_houses_in_mid_turn():
     mid.apply_action(last)
     assert mid.is_terminal() and int(np.argmax(mid.returns())) == position["to_move"]
     assert mid.turn_plies == 0 and mid.turns == [mid.action_to_string(last)]
+
+
+@pytest.mark.parametrize("params", [{"size": 4, "protocol": "12*"}, {"size": 4, "protocol": "2*", "upto": True},
+                                    {"size": 4, "protocol": "symple"}])
+def test_search_under_protocols_wins_the_obvious(params):
+    # Hex's fill rollout assumes alternating single stones: under another
+    # protocol the search must play the game's own playouts and still see a win.
+    game = ludens.load("hex", **params)
+    extra = {"grown": True} if params["protocol"] == "symple" else {"turn": 3, "turn_plies": 1}
+    state = game.new_state({"board": {"a1": 1, "a2": 1, "a3": 1, "d1": 2, "d2": 2}, "to_move": 0, **extra})
+    assert params["protocol"] == "symple" or state.actions_left() == 1     # a4, and only a4, wins now
+    search = ludens.MCTS(state, simulations=400, seed=1).run()
+    assert state.action_to_string(search.best_action) == "a4"
