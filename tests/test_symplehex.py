@@ -4,6 +4,7 @@ rule, and a pure-Python model compared with the engine on random games."""
 import pickle
 
 import pytest
+from test_symple import Model as SympleModel
 
 import ludens
 
@@ -131,17 +132,12 @@ def test_pictures_and_text():
 
 # -- a pure-Python model -------------------------------------------------------------------
 
-class Model:
-    """Symple Hex written out naively over a dict board: flood fills, no incremental state."""
+class Model(SympleModel):
+    """Symple Hex written out naively: the Symple model of tests/test_symple.py (dict
+    board, flood fills) on Hex's six neighbours, ending the game at a connection."""
 
     def __init__(self, n):
-        self.n = n
-        self.stones = {}             # (col, row) -> colour
-        self.mover = 0
-        self.grown = False
-        self.turn = []               # grow stones placed this turn
-        self.kind = None             # None, "grow" or "plant-after-grow"
-        self.priv = False
+        super().__init__(n)
         self.winner = None
 
     def nbrs(self, p):
@@ -150,66 +146,21 @@ class Model:
             if 0 <= q[0] < self.n and 0 <= q[1] < self.n:
                 yield q
 
-    def chains(self, colour, stones):
-        seen, out = set(), []
-        for p, c in stones.items():
-            if c == colour and p not in seen:
-                comp, todo = set(), [p]
-                while todo:
-                    q = todo.pop()
-                    if q not in comp:
-                        comp.add(q)
-                        todo.extend(r for r in self.nbrs(q) if stones.get(r) == colour)
-                seen |= comp
-                out.append(comp)
-        return out
-
     def connected(self, colour):
         axis = 1 if colour == 0 else 0           # colour 0: rows 1 and n; colour 1: the columns
         return any({p[axis] for p in ch} >= {0, self.n - 1} for ch in self.chains(colour, self.stones))
 
-    def empty(self):
-        return [(x, y) for y in range(self.n) for x in range(self.n) if (x, y) not in self.stones]
-
-    def grow_cells(self):
-        start = {p: c for p, c in self.stones.items() if p not in self.turn}
-        chains = self.chains(self.mover, start)
-        grown = [ch for ch in chains if any(q in ch for p in self.turn for q in self.nbrs(p))]
-        return [p for p in self.empty()
-                if any(q in ch for ch in chains for q in self.nbrs(p))
-                and not any(q in ch for ch in grown for q in self.nbrs(p))]
-
-    def plant_cells(self, colour):
-        return [p for p in self.empty() if all(self.stones.get(q) != colour for q in self.nbrs(p))]
-
-    def legal(self):
-        """The legal cells and whether 'end' is legal."""
-        if self.kind is None:
-            return self.empty(), False
-        if self.kind == "grow":
-            return self.grow_cells(), False
-        return self.plant_cells(1), True
-
     def play(self, p):
-        """p: a cell or None (end)."""
+        """p: a cell or None (end).  A stone that connects ends the game at once."""
         if p is not None:
             self.stones[p] = self.mover
-        if p is not None and self.connected(self.mover):
-            self.winner = self.mover
-            return
-        if self.kind is None and p is not None and any(self.stones.get(q) == self.mover
-                                                       for q in self.nbrs(p)):
-            self.kind = "grow"
-            self.priv = self.mover == 1 and not self.grown
-            self.grown = True
-        if self.kind == "grow":
-            self.turn.append(p)
-            if self.grow_cells():
-                return
-            if self.priv and self.plant_cells(1):
-                self.kind = "plant-after-grow"
-                return
-        self.mover, self.turn, self.kind, self.priv = 1 - self.mover, [], None, False
+            won = self.connected(self.mover)
+            del self.stones[p]
+            if won:
+                self.stones[p] = self.mover
+                self.winner = self.mover
+                return True
+        return super().play(p)
 
 
 def _cell_name(p):
