@@ -7,7 +7,7 @@ from ludens._rng cimport Rng, rng_below, rng_seed
 
 import numpy as np
 
-from ludens._checks import index_in
+from ludens._checks import index_in, short_repr
 from ludens.errors import NotationError
 
 # Lattice coordinates and step counts beyond this are off every board (and
@@ -47,6 +47,9 @@ cdef class Board:
         ``coords`` are the (q, r) lattice points in cell order, ``names`` the
         matching cell names (lower case, unique).
         """
+        if self.names is not None:
+            # Games and their states hold pointers into this board's tables.
+            raise TypeError("a Board is immutable: build a new one instead of calling __init__ again")
         if lattice not in ("hex", "square"):
             raise ValueError(f"unknown lattice {lattice!r}: expected 'hex' or 'square'")
         coords = [(int(q), int(r)) for q, r in coords]
@@ -208,8 +211,10 @@ cdef class Board:
         """(height, width) of the lattice box used by observation planes."""
         return (self.geo.height, self.geo.width)
 
-    cpdef int index(self, str name) except -1:
+    cpdef int index(self, object name) except -1:
         """The cell numbered by ``name`` (case-insensitive); NotationError if unknown."""
+        if not isinstance(name, str):
+            raise NotationError(f"a cell name is a str, not {short_repr(name)}")
         i = self._index.get(name.strip().lower())
         if i is None:
             raise NotationError(f"unknown cell {name!r} on this {self.kind} board")

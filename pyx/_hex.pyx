@@ -24,6 +24,7 @@ from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, 
                             playout_draw, playout_running, seat_hash, seat_keys_fill, two_player_returns)
 
 from ludens._board import letters
+from ludens._checks import index_in
 from ludens._params import Param
 from ludens.errors import IllegalActionError, ParameterError
 from ludens import protocols
@@ -393,38 +394,32 @@ cdef class HexGame(Game):
         """Hox: the label ('H', 'O' or 'X') of a cell (index or name); Hex: None."""
         if not self._labelled():
             return None
-        c = self.board.index(cell) if isinstance(cell, str) else int(cell)
-        self.board.name(c)  # range check
+        c = self.board.index(cell) if isinstance(cell, str) else index_in(cell, 0, self.g.ncells - 1, "cell")
         return LABELS[self.g.seq[c]]
 
-    def _core_from_position(self, position):
+    def _core_from_position(self, reader):
         cdef HexCore s
         _reset(&s)
-        board = position.get("board", {})
-        swapped = bool(position.get("swapped", False))
-        stones = [0, 0]
-        for name, v in board.items():
-            c = self.board.index(name)
-            if v not in (1, 2):
-                raise ValueError(f"{name}: contents {v!r} is not a colour digit 1 or 2")
-            stones[v - 1] += 1
-        to_move = position.get("to_move", 0)
+        cells = reader.digits(2)
+        swapped = reader.flag("swapped", False)
+        to_move = reader.to_move()
+        if swapped and not self.g.swap_allowed:
+            raise reader.fail("swapped is True, but this game is played without the swap rule")
         # The player to move is a seat; the board holds colours.
         colour_to_move = -1 if to_move == -1 else (to_move ^ swapped)
-        if colour_to_move not in (-1, 0, 1):
-            raise ValueError(f"to_move {to_move!r} is not a player of {self.name}")
         counts = [0, 0, 0]
-        for name, v in board.items():
-            c = self.board.index(name)
+        for c, colour in cells.items():
             counts[self.g.seq[c]] += 1
-            s.cell[c] = v - 1
+            s.cell[c] = colour
             s.parent[c] = c
-        n = sum(stones)
+        n = len(cells)
+        if swapped and n == 0:
+            raise reader.fail("swapped is True, but nobody can swap before the first stone")
         if self._labelled() and counts != [(n - k + 2) // 3 for k in range(3)]:
-            raise ValueError(f"label counts H/O/X {counts} do not follow the H, O, X sequence")
+            raise reader.fail(f"label counts H/O/X {counts} do not follow the H, O, X sequence")
         s.stones = n
         s.h.swapped = swapped
-        s.h.proto_turn, s.h.turn_plies = protocols.position_turn(position, n, self._params["protocol"])
+        s.h.proto_turn, s.h.turn_plies = protocols.position_turn(reader, n, self._params["protocol"])
         # Rebuild the connections from scratch.
         for c in range(self.g.ncells):
             if s.cell[c] != EMPTY:
@@ -442,7 +437,7 @@ cdef class HexGame(Game):
                 s.winner = colour
         s.h.to_move = -1 if s.winner >= 0 else colour_to_move
         if s.h.to_move < 0 and s.winner < 0:
-            raise ValueError("to_move is -1 but nobody has connected")
+            raise reader.fail("to_move is -1 but nobody has connected")
         s.h.hash = hex_hash_full(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(HexCore))
 

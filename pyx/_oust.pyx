@@ -24,7 +24,11 @@ can raise a neighbouring chain's reach only from 0 to 1.  Removing chains
 can lower the reach of the capturer's other chains that touched them: those
 are walked again.
 
-Hash: stones and the colour to move, nothing about the turn so far.  A
+Two passes in succession end the game in a draw (the position can never
+change again), so the core counts the passes before the turn.
+
+Hash: stones, the colour to move and whether the last turn was a pass,
+nothing about the turn so far.  A
 position in the middle of a turn (after a capture) has exactly the future
 of the same board at the start of that player's turn: the mover then has a
 legal placement (else the turn would have ended), so PASS is not available
@@ -63,10 +67,12 @@ ctypedef struct OustGeom:
     int32_t pass_action
     uint64_t zobrist[2][CHAIN_MAX_CELLS]
     SeatKeys keys
+    uint64_t z_passed               # the last turn was a pass
 
 ctypedef struct OustCore:
     Header h
     int32_t winner                  # colour, or -1
+    int32_t passes                  # passes in succession before this turn (2: over, a draw)
     int32_t nlegal[2]               # per colour: cells where it may place now
     uint64_t legal[2][WORDS]        # per colour: those cells, as a bit set
     int16_t reach[CHAIN_MAX_CELLS]  # at a chain's root: its largest touching enemy chain (0: none)
@@ -202,6 +208,18 @@ cdef void _end_turn(OustCore* s, const OustGeom* g) noexcept nogil:
     s.h.turn_plies = 0
 
 
+cdef void _pass(OustCore* s, const OustGeom* g) noexcept nogil:
+    """A pass; the second in succession ends the game in a draw (RULES.md § Oust)."""
+    s.h.hash ^= g.z_passed
+    if s.passes == 1:
+        s.passes = 2
+        set_to_move(&s.h, &g.keys, -1)
+        s.h.turn_plies = 0
+    else:
+        s.passes = 1
+        _end_turn(s, g)
+
+
 cdef void _place(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
     """Apply a legal placement of the colour to move on ``c``, with all its effects."""
     cdef int32_t p = s.h.to_move, q = 1 - p, k, i, j, nb, m, r, x, e, nstale = 0, ntodo = 0
@@ -209,6 +227,9 @@ cdef void _place(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
     cdef int16_t todo[CHAIN_MAX_CELLS]
     cdef int16_t stale[CHAIN_MAX_CELLS]     # own chains that touched a removed chain
     cdef bint capture = _touches_own(s, g, c, p), seen
+    if s.passes:
+        s.passes = 0
+        s.h.hash ^= g.z_passed
     memset(dirty, 0, sizeof(dirty))
     x = chains_add(&s.ch, &g.geo, c, p, NULL)
     s.h.hash ^= g.zobrist[p][c]
@@ -319,7 +340,7 @@ cdef void oust_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef OustCore* s = <OustCore*>core
     cdef const OustGeom* g = <const OustGeom*>geom
     if a == g.pass_action:
-        _end_turn(s, g)
+        _pass(s, g)
     else:
         _place(s, g, a)
 
@@ -344,6 +365,8 @@ cdef uint64_t oust_hash_full(const void* core, const void* geom) noexcept nogil:
     for c in range(g.ncells):
         if s.ch.colour[c] != EMPTY:
             z ^= g.zobrist[s.ch.colour[c]][c]
+    if s.passes == 1:
+        z ^= g.z_passed
     return z ^ seat_hash(&s.h, &g.keys)
 
 
@@ -376,7 +399,7 @@ cdef void oust_playout(void* core, const void* geom, Rng* rng, int32_t max_plies
         if i < 0:
             return
         if forced_pass:
-            _end_turn(s, g)
+            _pass(s, g)
         else:
             _place(s, g, bits_select_scan(s.legal[s.h.to_move], i))
         playout_applied(&s.h, st)
@@ -440,43 +463,45 @@ cdef class OustGame(Game):
         for colour in range(2):
             zobrist_fill(self.g.zobrist[colour], n, &x)
         seat_keys_fill(&self.g.keys, &x, 2, ~(<uint64_t>0))
+        self.g.z_passed = splitmix64(&x)
 
         cdef OustCore init
         _reset(&init)
         _rebuild_derived(&init, &self.g)
-        # Games need not end (a full board can leave both players passing for
-        # ever), so this is a safety cap.  Finished random games stay below
-        # 3.5 plies per cell (100,000s of games on several boards).
+        # A safety cap (a full board ends in two passes; nothing bounds the
+        # captures in general).  Finished random games stay below 3.5 plies
+        # per cell (100,000s of games on several boards).
         self.default_max_plies = 10 * n
         self.observation_shape = (3,) + board.shape2d
         self._state_type = OustState
         self._set_rules(&OUST_RULES, &self.g, _core_bytes(&init), tuple(board.names) + ("pass",),
                         n, -1)
 
-    def _core_from_position(self, position):
+    def _core_from_position(self, reader):
+        """``board`` (cell -> colour digit 1 or 2), ``to_move`` (-1 once over) and
+        ``passes`` (passes in succession before this turn; 2 once drawn)."""
         cdef OustCore s
         cdef Board board = self.board
+        cdef int32_t to_move, passes
         _reset(&s)
-        cells = position.get("board", {})
-        if not isinstance(cells, dict):
-            raise ValueError("position['board'] must map cell names to 1 or 2")
-        for name, v in cells.items():
-            c = board.index(name)
-            if v not in (1, 2) or isinstance(v, bool):
-                raise ValueError(f"{name}: contents {v!r} is not a colour digit 1 or 2")
-            if s.ch.colour[c] != EMPTY:
-                raise ValueError(f"{name}: cell {board.names[c]} given twice")
-            chains_add(&s.ch, &board.geo, c, v - 1, NULL)
-        to_move = position.get("to_move", 0)
-        if to_move not in (-1, 0, 1) or isinstance(to_move, bool):
-            raise ValueError(f"to_move {to_move!r} is not a player of oust (0, 1, or -1 when over)")
-        if to_move == -1:
-            if (s.ch.stones[0] > 0) == (s.ch.stones[1] > 0):
-                raise ValueError("to_move is -1 but the game is not won: the winner is the only "
-                                 "colour with stones on the board")
-            s.winner = 0 if s.ch.stones[0] > 0 else 1
+        for c, colour in reader.digits(2).items():
+            chains_add(&s.ch, &board.geo, c, colour, NULL)
+        to_move = reader.to_move()
+        passes = reader.integer("passes", 0, 0, 2)
         s.h.to_move = to_move
+        s.passes = passes
         _rebuild_derived(&s, &self.g)
+        if passes == 2:
+            if to_move != -1 or s.nlegal[0] or s.nlegal[1]:
+                raise reader.fail("passes is 2 (a draw) but the game goes on: to_move must be -1 "
+                                  "and neither colour able to place")
+        elif to_move == -1:
+            if (s.ch.stones[0] > 0) == (s.ch.stones[1] > 0) or passes:
+                raise reader.fail("to_move is -1 but the game is not won: a win leaves one colour "
+                                  "with stones (passes 0), a draw has passes 2")
+            s.winner = 0 if s.ch.stones[0] > 0 else 1
+        elif passes == 1 and s.nlegal[1 - to_move]:
+            raise reader.fail(f"passes is 1 but player {1 - to_move} had a placement, so could not pass")
         s.h.hash = oust_hash_full(&s, &self.g)
         return _core_bytes(&s)
 
@@ -528,7 +553,7 @@ cdef class OustState(State):
         return {names[c]: s.ch.colour[c] + 1 for c in range(self._g().ncells) if s.ch.colour[c] != EMPTY}
 
     def _json_extra(self):
-        return {"pieces": [self._s().ch.stones[0], self._s().ch.stones[1]]}
+        return {"pieces": [self._s().ch.stones[0], self._s().ch.stones[1]], "passes": self._s().passes}
 
     def _glyphs(self):
         cdef OustCore* s = self._s()

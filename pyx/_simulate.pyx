@@ -24,13 +24,14 @@ from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
 from ludens._rng cimport Rng as RngState
 from ludens._rng cimport rng_below, rng_next, rng_seed, rng_uniform
-from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
-                            playout_running)
+from ludens._state cimport (MAX_PLAYERS, Game, Header, PlayoutStats, Rules, State, playout_applied,
+                            playout_draw, playout_running)
 
 import threading
 
 import numpy as np
 
+from ludens._checks import index_in, short_repr
 from ludens.errors import ParameterError
 
 cnp.import_array()
@@ -73,7 +74,8 @@ cdef class Rng:
         return (self.s.s0, self.s.s1, self.s.s2, self.s.s3)
 
     def __setstate__(self, st):
-        self.s.s0, self.s.s1, self.s.s2, self.s.s3 = st
+        words = _rng_words(st)
+        self.s.s0, self.s.s1, self.s.s2, self.s.s3 = words
 
 
 # Hashes (the turn hashes a playout hands to after_turn) is declared in _simulate.pxd.
@@ -129,6 +131,17 @@ cdef int play_one(const Rules* R, void* core, const void* geom, RngState* rng, i
     return generic_playout(R, core, geom, rng, max_plies, buf, hashes, nhashes, st)
 
 
+def _rng_words(st):
+    """The four 64-bit words of a generator state; ParameterError unless valid."""
+    if not isinstance(st, tuple) or len(st) != 4:
+        raise ParameterError(f"Rng state must be a tuple of four 64-bit words, not {short_repr(st)}")
+    words = tuple(index_in(w, 0, _MASK64, "Rng state word", ParameterError) for w in st)
+    if not any(words):
+        # xoshiro's one fixed point: it would output zeros for ever (and below() loop).
+        raise ParameterError("Rng state (0, 0, 0, 0) is not a valid xoshiro256** state")
+    return words
+
+
 cdef inline double _now() noexcept nogil:
     cdef timespec ts
     clock_gettime(CLOCK_MONOTONIC, &ts)
@@ -164,6 +177,7 @@ def run_chunk(source, seed, long long start, int count, int max_plies, StopFlag 
         raise ParameterError(f"count {count} is negative")
     if max_plies < 0:
         raise ParameterError(f"max_plies {max_plies} is negative")
+    game._ready()
     if seed < 0:
         raise ParameterError(f"seed {seed} is negative")
     cdef const Rules* R = game.rules
@@ -217,7 +231,7 @@ def run_chunk(source, seed, long long start, int count, int max_plies, StopFlag 
     cdef RngState rng
     cdef PlayoutStats st
     cdef Header* h = <Header*>core
-    cdef double vals[8]
+    cdef double vals[MAX_PLAYERS]
     cdef int i, p, best, stuck_at = -1
     cdef double top
     cdef bint oom = False, stopped = False

@@ -13,7 +13,6 @@ that a clone shares with its original, so ``clone`` copies only references.
 cimport numpy as cnp
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.exc cimport PyErr_CheckSignals
-from cpython.number cimport PyNumber_Index
 from cpython.ref cimport Py_DECREF
 from libc.stdint cimport int32_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
@@ -24,12 +23,14 @@ import re
 
 import numpy as np
 
-from ludens._checks import index_in
-from ludens.errors import IllegalActionError, NotationError, ParameterError
+from ludens._checks import index_in, short_repr
+from ludens._position import PositionReader
+from ludens.errors import IllegalActionError, NotationError, ParameterError, PositionError
 
 cnp.import_array()
 
 cdef int32_t _INITIAL_CAPACITY = 64
+ENGINE_MAX_PLAYERS = MAX_PLAYERS
 # Plies between undo checkpoints: undo replays at most CHECKPOINT_EVERY - 1
 # actions (each a few hundred ns) and history costs core_size / CHECKPOINT_EVERY
 # bytes per ply.
@@ -77,12 +78,18 @@ cdef class Game:
         self._pass_action = -1
         self._end_action = -1
         self._scratch = NULL
+        # A board with no cells until _build sets the real one, so that the
+        # methods of a Game that was never initialised fail cleanly.
+        self.board = Board.__new__(Board)
         self.default_max_plies = 1 << 30
 
     def __dealloc__(self):
         free(self._scratch)
 
     def __init__(self, **params):
+        if self.rules != NULL:
+            # States of this game point into its geometry: rebuilding it would pull it from under them.
+            raise TypeError(f"{type(self).__name__} is already initialised; load another game instead")
         spec = _param_spec(type(self))
         for key in params:
             if key not in spec:
@@ -105,6 +112,9 @@ cdef class Game:
                          tuple action_names, int32_t pass_action, int32_t end_action) except *:
         if len(initial) != rules.core_size:
             raise RuntimeError("initial core has the wrong size")
+        if not 1 <= self.num_players <= MAX_PLAYERS:
+            # The engine's per-player buffers (returns, scores, simulate) hold MAX_PLAYERS values.
+            raise RuntimeError(f"{self.name}: {self.num_players} players, the engine allows 1..{MAX_PLAYERS}")
         if rules.after_turn != NULL and rules.playout != NULL:
             # A game's own playout cannot see the turn hashes before its start.
             raise RuntimeError("a game with after_turn must use the generic playout")
@@ -126,7 +136,13 @@ cdef class Game:
         """The game's parameters, defaults filled in."""
         return dict(self._params)
 
+    cdef int _ready(self) except -1:
+        if self.rules == NULL:
+            raise TypeError(f"this {type(self).__name__} was never initialised: create games with ludens.load()")
+        return 0
+
     cpdef State new_initial_state(self):
+        self._ready()
         cdef State s = _new_state(self._state_type)
         s._start(self, self._initial)
         return s
@@ -135,15 +151,20 @@ cdef class Game:
         """A state set up from a position dict such as ``State.to_json()`` returns.
 
         Only ``board`` and ``to_move`` are read (and, where a game needs them,
-        its own extra fields).  The new state's history starts there.
+        its own extra fields), by ``ludens._position.PositionReader``; anything
+        unreadable or unreachable raises ``PositionError``.  The new state's
+        history starts there.
         """
-        root = self._core_from_position(position)
+        self._ready()
+        reader = PositionReader(self, position)
+        root = self._core_from_position(reader)
         cdef State s = _new_state(self._state_type)
         s._start(self, root)
-        s._root_position = json.loads(json.dumps(position))
+        s._root_position = reader.read
         return s
 
-    def _core_from_position(self, position):
+    def _core_from_position(self, reader):
+        """The core of the position ``reader`` (a PositionReader) holds (each game)."""
         raise NotImplementedError(f"{self.name} cannot start from an arbitrary position")
 
     @classmethod
@@ -155,17 +176,13 @@ cdef class Game:
         """The text printed on cell ``name`` in pictures (see DRAWING["labels"]), or None."""
         return None
 
-    def deserialize_state(self, str text):
+    def deserialize_state(self, text):
         """The state ``State.serialize()`` wrote (for this game)."""
-        try:
-            data = json.loads(text)
-            actions = [int(a) for a in data["actions"]]
-            name, params = data["game"], data["params"]
-        except (ValueError, KeyError, TypeError) as e:
-            raise NotationError(f"not a serialized ludens state: {e}") from None
+        self._ready()
+        name, params, position, actions = _read_serialized(text)
         if name != self.name or params != self._params:
-            raise ParameterError(f"state of {name} {params} given to {self.name} {self._params}")
-        position = data.get("position")
+            raise ParameterError(f"state of {name} {short_repr(params)} given to "
+                                 f"{self.name} {self._params}")
         state = self.new_initial_state() if position is None else self.new_state(position)
         for a in actions:
             state.apply_action(a)
@@ -198,9 +215,36 @@ def _load_game(name, params):
     return load(name, **params)
 
 
+def _read_serialized(text):
+    """(game name, params, position or None, actions) of a ``serialize()`` text;
+    PositionError unless it has that form (the actions are only read here)."""
+    if not isinstance(text, str):
+        raise PositionError(f"a serialized state is a str, not {short_repr(text)}")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError) as e:
+        raise PositionError(f"not a serialized ludens state: {str(e)[:80]}") from None
+    if not isinstance(data, dict) or not {"game", "params", "actions"} <= data.keys():
+        raise PositionError("not a serialized ludens state: expected a JSON object with "
+                            "game, params, position and actions")
+    name, params, actions = data["game"], data["params"], data["actions"]
+    if not isinstance(name, str) or not isinstance(params, dict):
+        raise PositionError(f"not a serialized ludens state: game {short_repr(name)}, "
+                            f"params {short_repr(params)}")
+    if not isinstance(actions, list):
+        raise PositionError(f"serialized state: 'actions' must be a list, not {short_repr(actions)}")
+    actions = [index_in(a, 0, None, f"serialized state: action {k}", PositionError)
+               for k, a in enumerate(actions)]
+    return name, params, data.get("position"), actions
+
+
 def _restore_state(text):
-    data = json.loads(text)
-    return _load_game(data["game"], data["params"]).deserialize_state(text)
+    name, params, _, _ = _read_serialized(text)
+    try:
+        game = _load_game(name, params)
+    except TypeError as e:        # params with keys that are not names
+        raise PositionError(f"serialized state: params {short_repr(params)}: {e}") from None
+    return game.deserialize_state(text)
 
 
 cdef class State:
@@ -220,7 +264,11 @@ cdef class State:
     IllegalActionError).
     """
 
-    def __cinit__(self):
+    def __cinit__(self, *args):
+        # Only _new_state (with the private token) makes States: an instance
+        # without a game and a core would crash on its first use.
+        if len(args) != 1 or args[0] is not _STATE_TOKEN:
+            raise TypeError("create states with game.new_initial_state() or game.new_state()")
         self.core = NULL
         self._hist = NULL
         self._turn_end = NULL
@@ -325,7 +373,7 @@ cdef class State:
 
     def colour(self, player):
         """The colour (0-based) that seat ``player`` plays; differs after a pie swap."""
-        return index_in(player, 0, self.game.num_players - 1, "player") ^ self.hdr().swapped
+        return index_in(player, 0, self.game.num_players - 1, f"{self.game.name}: player") ^ self.hdr().swapped
 
     def legal_actions(self):
         """The legal actions, ascending, as an int32 numpy array (empty when over)."""
@@ -424,7 +472,7 @@ cdef class State:
         return f"player {best[0]} wins" if len(best) == 1 else "draw"
 
     cdef _by_seat(self, values_fn fn):
-        cdef double buf[8]
+        cdef double buf[MAX_PLAYERS]
         cdef int p, k = self.game.num_players
         memset(buf, 0, sizeof(buf))
         fn(self.core, self.geom, buf)
@@ -496,8 +544,10 @@ cdef class State:
         """Hook for context-dependent notation; ``action`` is in range."""
         return self.game._action_names[action]
 
-    def string_to_action(self, str text):
+    def string_to_action(self, text):
         """The action a single part of a move string means here (NotationError if none)."""
+        if not isinstance(text, str):
+            raise NotationError(f"a move part is a str, not {short_repr(text)}")
         key = text.strip().lower()
         if key == "pass":
             return self._pass_meaning()
@@ -520,8 +570,10 @@ cdef class State:
             return g._end_action
         raise NotationError(f"'pass' is not a move in {g.name}")
 
-    def apply(self, str move):
+    def apply(self, move):
         """Play a whole turn written in notation, e.g. ``"d6,f9,h4"``; atomic on error."""
+        if not isinstance(move, str):
+            raise NotationError(f"a move is a str such as 'd6' or 'd6,f9', not {short_repr(move)}")
         parts = [p.strip() for p in move.split(",")]
         if not move.strip() or any(not p for p in parts):
             raise NotationError(f"{move!r}: empty move or empty part")
@@ -629,18 +681,18 @@ cdef class State:
         if player is None:
             player = self.current_player
             if player < 0:
-                raise ValueError("the game is over: name the player to observe for")
+                raise ParameterError("observation_tensor: the game is over, name the player to observe for")
         cdef int colour = self.colour(player)
         shape = self.game.observation_shape
         if out is None:
             out = np.zeros(shape, dtype=np.float32)
+        elif not _is_plane_buffer(out, shape):
+            raise ParameterError(f"observation_tensor: out must be a writeable C-contiguous float32 "
+                                 f"numpy array of shape {shape}, not {short_repr(out)}")
         else:
-            if (not isinstance(out, np.ndarray) or out.dtype != np.float32 or out.shape != shape
-                    or not out.flags.c_contiguous or not out.flags.writeable):
-                raise ValueError(f"out must be a writeable C-contiguous float32 array of shape {shape}")
-            out.fill(0)
-        cdef float[::1] flat = out.reshape(-1)
-        self.rules.observe(self.core, self.geom, colour, &flat[0])
+            # Through the C struct, not the (overridable) Python attributes of a subclass.
+            memset(cnp.PyArray_DATA(out), 0, cnp.PyArray_NBYTES(out))
+        self.rules.observe(self.core, self.geom, colour, <float*>cnp.PyArray_DATA(out))
         return out
 
     def to_json(self):
@@ -700,17 +752,7 @@ cdef class State:
 
 def turn_limit(limit):
     """``count_legal_turns``' limit checked: None, or an int >= 0 (ParameterError otherwise)."""
-    if limit is None:
-        return None
-    try:
-        if isinstance(limit, bool):
-            raise TypeError
-        n = PyNumber_Index(limit)
-    except TypeError:
-        raise ParameterError(f"limit must be None or an integer, not {limit!r}") from None
-    if n < 0:
-        raise ParameterError(f"limit must be at least 0, not {n}")
-    return n
+    return None if limit is None else index_in(limit, 0, None, "count_legal_turns: limit")
 
 
 def count_up_to(turns, limit):
@@ -794,15 +836,25 @@ def format_turn(parts):
 
 cdef int32_t _action_id(object action, Game game) except -1:
     """``action`` as an action id of ``game``; IllegalActionError if it is not one."""
-    cdef long long a
-    try:
-        # PyNumber_Index refuses floats (a C conversion would truncate 1.5 to 1).
-        a = PyNumber_Index(action)
-    except (TypeError, OverflowError):
-        raise IllegalActionError(f"action {action!r} is not an integer action id") from None
-    if a < 0 or a >= game.num_actions:
-        raise IllegalActionError(f"action {a} out of range 0..{game.num_actions - 1} for {game.name}")
-    return <int32_t>a
+    if type(action) is int and 0 <= action < game.num_actions:
+        return <int32_t>action          # the common case, without the general check
+    return index_in(action, 0, game.num_actions - 1, f"{game.name}: action", IllegalActionError)
+
+
+cdef bint _is_plane_buffer(object out, tuple shape):
+    """Whether ``out`` is an ndarray the observation planes of ``shape`` can be written to."""
+    cdef cnp.ndarray arr
+    cdef int k
+    if not isinstance(out, np.ndarray):
+        return False
+    arr = <cnp.ndarray>out
+    if (cnp.PyArray_TYPE(arr) != cnp.NPY_FLOAT32 or not cnp.PyArray_IS_C_CONTIGUOUS(arr)
+            or not cnp.PyArray_ISWRITEABLE(arr) or cnp.PyArray_NDIM(arr) != len(shape)):
+        return False
+    for k in range(len(shape)):
+        if cnp.PyArray_DIMS(arr)[k] != shape[k]:
+            return False
+    return True
 
 
 cdef inline size_t _align8(size_t n) noexcept nogil:
@@ -841,13 +893,14 @@ cdef extern from "Python.h":
     ctypedef struct PyObject
 
 
-cdef tuple _NO_ARGS = ()
+cdef object _STATE_TOKEN = object()
+cdef tuple _TOKEN_ARGS = (_STATE_TOKEN,)
 
 
 cdef inline State _new_state(type cls):
     """An empty instance of a State subclass, through its tp_new slot directly
     (``cls.__new__(cls)`` goes through a Python-level call; clone() is hot)."""
-    cdef PyObject* obj = (<PyTypeObject*>cls).tp_new(<PyTypeObject*>cls, <PyObject*>_NO_ARGS, NULL)
+    cdef PyObject* obj = (<PyTypeObject*>cls).tp_new(<PyTypeObject*>cls, <PyObject*>_TOKEN_ARGS, NULL)
     if obj == NULL:
         raise MemoryError()
     cdef State s = <State>obj       # takes a second reference ...

@@ -39,8 +39,10 @@ from ludens._state cimport (Game, Header, Rules, SeatKeys, State, higher_of_two,
                             set_to_move, two_player_returns)
 
 from ludens._board import modular_cells, modular_layout   # re-exported: Storisende's boards
+from ludens._board import _HEX_DIRS
+from ludens._checks import index_in, short_repr
 from ludens._params import Param
-from ludens.errors import IllegalActionError, ParameterError
+from ludens.errors import IllegalActionError, ParameterError, PositionError
 
 cdef enum:
     MAX_CELLS = 256
@@ -444,19 +446,37 @@ STO_RULES_NOREP.after_turn = NULL
 # -- boards -------------------------------------------------------------------
 
 def _check_cells(value):
-    try:
-        cells = [(int(q), int(r)) for q, r in value]
-    except (TypeError, ValueError):
-        raise ValueError("cells must be a list of (q, r) integer pairs") from None
+    if not isinstance(value, (list, tuple)) or not all(isinstance(p, (list, tuple)) and len(p) == 2
+                                                       for p in value):
+        raise ValueError(f"cells must be a list of (q, r) integer pairs, not {short_repr(value)}")
+    if not MIN_CELLS <= len(value) <= MAX_CELLS:
+        raise ValueError(f"a board needs {MIN_CELLS}..{MAX_CELLS} hexes, not {len(value)}")
+    # One connected set of at most MAX_CELLS hexes spans less than MAX_CELLS in q and r,
+    # so its lattice box stays small wherever it lies; far-off coordinates are refused.
+    cells = [(index_in(q, -_FAR, _FAR, "cells: q"), index_in(r, -_FAR, _FAR, "cells: r")) for q, r in value]
     if len(set(cells)) != len(cells):
         raise ValueError("cells: a hex is listed twice")
-    if not MIN_CELLS <= len(cells) <= MAX_CELLS:
-        raise ValueError(f"a board needs {MIN_CELLS}..{MAX_CELLS} hexes, not {len(cells)}")
-    qs, rs = [q for q, _ in cells], [r for _, r in cells]
-    if max(qs) - min(qs) >= MAX_CELLS or max(rs) - min(rs) >= MAX_CELLS:
-        raise ValueError(f"cells: the board spans more than {MAX_CELLS} hexes in q or r")
+    if len(_connected_from(cells[0], set(cells))) != len(cells):
+        raise ValueError("cells: the hexes are not one connected board")
     # Lists of lists: the form that survives a JSON round trip unchanged.
     return [[q, r] for q, r in sorted(cells, key=lambda x: (x[1], x[0]))]
+
+
+_FAR = 1 << 20
+
+
+def _connected_from(start, cells):
+    """The hexes of ``cells`` connected to ``start``."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        q, r = todo.pop()
+        for dq, dr in _HEX_DIRS:
+            p = (q + dq, r + dr)
+            if p in cells and p not in seen:
+                seen.add(p)
+                todo.append(p)
+    return seen
 
 
 _BOARD = Param("board", "hexhex", "'hexhex' (side `size`), 'modular' (`modules` random 7-hex modules, "
@@ -585,8 +605,8 @@ cdef class StorisendeGame(Game):
 
     def move_action(self, frm, to):
         """The move action from hex ``frm`` to hex ``to`` (names or indices); None if not on a line."""
-        f = self.board.index(frm) if isinstance(frm, str) else int(frm)
-        t = self.board.index(to) if isinstance(to, str) else int(to)
+        f = self.board.index(frm) if isinstance(frm, str) else index_in(frm, 0, self.g.ncells - 1, "from")
+        t = self.board.index(to) if isinstance(to, str) else index_in(to, 0, self.g.ncells - 1, "to")
         m = self._move_of.get((f, t))
         return None if m is None else self.g.a_move0 + m
 
@@ -600,64 +620,51 @@ cdef class StorisendeGame(Game):
             return ("move", self.g.mv_from[m], self.g.ray_cell[m], self.g.ray_dist[m])
         return (("pass",), ("end",), ("swap",))[action - self.g.a_pass]
 
-    def _core_from_position(self, position):
+    def _core_from_position(self, reader):
+        """``board`` (every hex -> kind letter v/t/w plus its stack's colour digits),
+        ``to_move``, ``swapped``, ``passes`` and ``phase`` ("setup" between the
+        two setup turns, or "play")."""
         cdef StoCore s
         cdef int32_t n = self.g.ncells, c, colour, h
         _reset(&s, n)
-        board = position.get("board", {})
-        if not isinstance(board, dict):
-            raise ValueError("position['board'] must map hex names to contents")
-        for name, v in board.items():
-            c = self.board.index(name)
-            if not isinstance(v, str) or not v or v[0] not in KIND_LETTERS or v[1:].strip("12") \
-                    or len(set(v[1:])) > 1:
-                raise ValueError(f"{name}: contents {v!r} is not v/t/w followed by one colour's digits")
-            h = len(v) - 1
-            if h > MAX_HEIGHT:
-                raise ValueError(f"{name}: a stack of {h} pieces is too high (at most {MAX_HEIGHT})")
-            s.kind[c] = KIND_LETTERS.index(v[0])
+        for c, (kind, owner, h) in reader.cells(_read_hex).items():
+            s.kind[c] = kind
             if h:
-                s.owner[c] = int(v[1]) - 1
+                s.owner[c] = owner
                 s.height[c] = h
         pieces = [sum(s.height[c] for c in range(n) if s.owner[c] == k) for k in range(2)]
-        swapped = position.get("swapped", False)
-        if not isinstance(swapped, bool):
-            raise ValueError(f"swapped must be True or False, not {swapped!r}")
+        swapped = reader.flag("swapped", False)
         s.h.swapped = swapped
-        to_move = position.get("to_move", 0)
-        if type(to_move) is not int or to_move not in (-1, 0, 1):
-            raise ValueError(f"to_move {to_move!r} is not a player of storisende (0, 1) or -1")
-        passes = position.get("passes", 0)
-        if type(passes) is not int or passes not in (0, 1, 2) or (passes == 2 and to_move != -1):
-            raise ValueError(f"passes {passes!r} must be 0 or 1 (2 only once the game is over)")
-        phase = position.get("phase", "play")
+        to_move = reader.to_move()
+        passes = reader.integer("passes", 0, 0, 2)
+        if passes == 2 and to_move != -1:
+            raise reader.fail("passes is 2 only once the game is over (to_move -1)")
+        phase = reader.choice("phase", "play", ("setup", "play"))
         if phase == "setup":
             if any(s.kind[c] != TILE for c in range(n)):
-                raise ValueError("during the setup every hex is a tile")
+                raise reader.fail("during the setup every hex is a tile")
             if to_move == -1 or passes:
-                raise ValueError("the setup is not over: to_move must be a player and passes 0")
+                raise reader.fail("the setup is not over: to_move must be a player and passes 0")
             if pieces[1]:
-                raise ValueError("a setup position is one between turns: colour 2 has not placed yet")
+                raise reader.fail("a setup position is one between turns: colour 2 has not placed yet")
             if pieces[0] == 0:
                 s.phase = SETUP_A
                 colour = 0
                 if swapped:
-                    raise ValueError("nobody can have swapped before the first setup turn")
+                    raise reader.fail("nobody can have swapped before the first setup turn")
             elif 2 <= pieces[0] <= MAX_SETUP:
                 s.phase = SETUP_B
                 colour = 1
                 s.setup_n = pieces[0]
             else:
-                raise ValueError(f"colour 1 sets up 2..{MAX_SETUP} pieces, not {pieces[0]}")
+                raise reader.fail(f"colour 1 sets up 2..{MAX_SETUP} pieces, not {pieces[0]}")
             if to_move != colour ^ swapped:
-                raise ValueError(f"in this setup position player {colour ^ swapped} is to move")
-        elif phase == "play":
+                raise reader.fail(f"in this setup position player {colour ^ swapped} is to move")
+        else:
             s.phase = PLAY
             colour = -1 if to_move == -1 else to_move ^ swapped
             if sum(pieces) > 10 * MAX_HEIGHT:
-                raise ValueError("too many pieces")
-        else:
-            raise ValueError(f"phase {phase!r}: expected 'setup' or 'play'")
+                raise reader.fail("too many pieces")
         s.h.to_move = colour
         s.passes = passes
         # Territory ids: connected sets of territory hexes.
@@ -674,6 +681,19 @@ cdef class StorisendeGame(Game):
                 s.next_terr += 1
         s.h.hash = sto_hash_full(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(StoCore))
+
+
+def _read_hex(name, v):
+    """(kind, colour, height) of one hex's contents: a kind letter v/t/w, then one digit per piece."""
+    if (not isinstance(v, str) or not v or v[0] not in KIND_LETTERS or v[1:].strip("12")
+            or len(set(v[1:])) > 1):
+        raise PositionError(f"storisende position: {name}: contents {short_repr(v)} is not v/t/w "
+                            f"followed by one colour's digits")
+    h = len(v) - 1
+    if h > MAX_HEIGHT:
+        raise PositionError(f"storisende position: {name}: a stack of {h} pieces is too high "
+                            f"(at most {MAX_HEIGHT})")
+    return v, (KIND_LETTERS.index(v[0]), (int(v[1]) - 1 if h else -1), h)
 
 
 cdef void _reset(StoCore* s, int32_t n) noexcept:

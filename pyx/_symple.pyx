@@ -170,42 +170,29 @@ cdef class SympleGame(Game):
     def size(self):
         return self.g.grow.n
 
-    def _core_from_position(self, position):
+    def _core_from_position(self, reader):
         """Board (cell -> 1 White, 2 Black), ``to_move`` (0, 1, or -1 when full) and
         optionally ``grown`` (inferred when absent: a chain of two or more stones
         can only come from a grow)."""
         cdef SympleCore s
         grow_core_clear(&s, &self.g.grow)
-        board = position.get("board", {})
-        if not isinstance(board, dict):
-            raise ValueError("position['board'] must map cell names to 1 or 2")
-        cells = {}
-        for name, v in board.items():
-            c = self.board.index(name)
-            if isinstance(v, bool) or v not in (1, 2):
-                raise ValueError(f"{name}: contents {v!r} is not a player digit 1 or 2")
-            cells[c] = v - 1
-        for c in sorted(cells):
-            grow_put(&s, &self.g.grow, c, cells[c])
+        cells = reader.digits(2)
+        for c, colour in cells.items():
+            grow_put(&s, &self.g.grow, c, colour)
         big = False
         for c in cells:
             if s.ch.size[s.ch.root[c]] > 1:
                 big = True
-        grown = position.get("grown")
+        grown = reader.flag("grown", None)
         if grown is None:
             grown = big
-        elif not isinstance(grown, bool):
-            raise ValueError(f"grown {grown!r} must be True or False")
         elif big and not grown:
-            raise ValueError("grown is False, but a chain of two or more stones can only come from a grow")
+            raise reader.fail("grown is False, but a chain of two or more stones can only come from a grow")
         s.grown = grown
-        to_move = position.get("to_move", 0)
-        if isinstance(to_move, bool) or not isinstance(to_move, int) or to_move not in (0, 1, -1):
-            raise ValueError(f"to_move {to_move!r} is not a player of symple (0, 1, or -1 when over)")
-        cdef int32_t who = to_move
+        cdef int32_t who = reader.to_move()
         cdef bint full = len(cells) == self.g.grow.ncells
         if full != (who == -1):
-            raise ValueError("to_move must be -1 exactly when the board is full")
+            raise reader.fail("to_move must be -1 exactly when the board is full")
         s.h.to_move = who
         s.h.hash = grow_rules_hash(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(SympleCore))

@@ -182,44 +182,32 @@ cdef class SympleHexGame(Game):
                         PyBytes_FromStringAndSize(<char*>&init, sizeof(SymHexCore)),
                         tuple(board.names) + ("end",), -1, n * n)
 
-    def _core_from_position(self, position):
+    def _core_from_position(self, reader):
         """Board (cell -> colour digit 1 or 2), ``to_move`` (seat, -1 when over) and
         optionally ``grown`` (inferred when absent: a chain of two or more stones
         can only come from a grow)."""
         cdef SymHexCore s
         _reset(&s, &self.g)
-        board = position.get("board", {})
-        if not isinstance(board, dict):
-            raise ValueError("position['board'] must map cell names to 1 or 2")
-        cells = {}
-        for name, v in board.items():
-            c = self.board.index(name)
-            if isinstance(v, bool) or v not in (1, 2):
-                raise ValueError(f"{name}: contents {v!r} is not a colour digit 1 or 2")
-            cells[c] = v - 1
+        cells = reader.digits(2)
         connected = set()
-        for c in sorted(cells):
-            if _put(&s, &self.g, c, cells[c]):
-                connected.add(cells[c])
+        for c, colour in cells.items():
+            if _put(&s, &self.g, c, colour):
+                connected.add(colour)
         if len(connected) > 1:
-            raise ValueError("both colours have connected their edges")
+            raise reader.fail("both colours have connected their edges")
         big = any(s.gc.ch.size[s.gc.ch.root[c]] > 1 for c in cells)
-        grown = position.get("grown")
+        grown = reader.flag("grown", None)
         if grown is None:
             grown = big
-        elif not isinstance(grown, bool):
-            raise ValueError(f"grown {grown!r} must be True or False")
         elif big and not grown:
-            raise ValueError("grown is False, but a chain of two or more stones can only come from a grow")
+            raise reader.fail("grown is False, but a chain of two or more stones can only come from a grow")
         s.gc.grown = grown
-        to_move = position.get("to_move", 0)
-        if isinstance(to_move, bool) or not isinstance(to_move, int) or to_move not in (0, 1, -1):
-            raise ValueError(f"to_move {to_move!r} is not a player of Symple Hex (0, 1, or -1 when over)")
+        to_move = reader.to_move()
         if connected:
             s.winner = connected.pop()
             to_move = -1
         elif to_move == -1:
-            raise ValueError("to_move is -1 but nobody has connected")
+            raise reader.fail("to_move is -1 but nobody has connected")
         s.gc.h.to_move = to_move
         s.gc.h.hash = grow_rules_hash(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(SymHexCore))

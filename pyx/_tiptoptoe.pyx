@@ -28,7 +28,6 @@ from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
-import operator
 
 from ludens._board cimport Board
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
@@ -367,9 +366,7 @@ cdef class TipTopToeGame(Game):
     def _cell(self, cell):
         if isinstance(cell, str):
             return self.board.index(cell)
-        c = operator.index(cell)
-        self.board.name(c)  # range check
-        return c
+        return index_in(cell, 0, CELLS - 1, "cell")
 
     def number(self, cell):
         """The number of a square (cell name or index)."""
@@ -402,21 +399,20 @@ cdef class TipTopToeGame(Game):
             out[k + 1] = sum([self.square_value(self.g.sq[k][j]) for j in range(self.g.nsq[k])])
         return out
 
-    def _core_from_position(self, position):
+    def _core_from_position(self, reader):
         """``board`` (cell -> colour digit 1 or 2), ``to_move`` (seat, -1 if over), ``swapped``."""
         cdef TttCore s
         cdef int32_t c, k, colour, hs
         _reset(&s)
-        swapped = bool(position.get("swapped", False))
-        for name, v in position.get("board", {}).items():
-            c = self.board.index(name)
-            if v not in (1, 2) or isinstance(v, bool):
-                raise ValueError(f"{name}: contents {v!r} is not a colour digit 1 or 2")
-            s.cell[c] = v - 1
+        for c, colour in reader.digits(2).items():
+            s.cell[c] = colour
+        swapped = reader.flag("swapped", False)
+        if swapped and not self.g.swap_allowed:
+            raise reader.fail("swapped is True, but this game is played without the swap rule")
         for k in range(NUMBERS):
             held = {s.cell[self.g.sq[k][j]] for j in range(self.g.nsq[k])}
             if len(held) > 1:
-                raise ValueError(f"number {k + 1} ({', '.join(self.squares(k + 1))}) is partly filled or "
+                raise reader.fail(f"number {k + 1} ({', '.join(self.squares(k + 1))}) is partly filled or "
                                  f"mixed; a turn fills every square of a number with one colour")
             colour = held.pop()
             if colour != EMPTY:
@@ -431,13 +427,13 @@ cdef class TipTopToeGame(Game):
                 if THREE[s.held[colour][hs]]:
                     s.occupied[colour] |= <uint16_t>(1 << hs)
         if THREE[s.occupied[0]] and THREE[s.occupied[1]]:
-            raise ValueError("both colours have three houses in a row; the game ends at the first")
-        to_move = position.get("to_move", 0)
+            raise reader.fail("both colours have three houses in a row; the game ends at the first")
+        to_move = reader.to_move()
         colour_to_move = -1 if to_move == -1 else (to_move ^ swapped)
-        if colour_to_move not in (-1, 0, 1):
-            raise ValueError(f"to_move {to_move!r} is not a player of {self.name}")
+        if swapped and s.placed == 0:
+            raise reader.fail("swapped is True, but nobody can swap before the first number")
         s.h.swapped = swapped
-        s.h.proto_turn, s.h.turn_plies = protocols.position_turn(position, s.placed, self._params["protocol"])
+        s.h.proto_turn, s.h.turn_plies = protocols.position_turn(reader, s.placed, self._params["protocol"])
         for colour in range(2):
             if THREE[s.occupied[colour]]:
                 s.winner = colour
@@ -446,7 +442,7 @@ cdef class TipTopToeGame(Game):
             s.winner = _full_board_winner(&s)
             colour_to_move = -1
         if colour_to_move == -1 and s.free != 0 and s.winner < 0:
-            raise ValueError("to_move is -1 but nobody has three houses in a row and the board is not full")
+            raise reader.fail("to_move is -1 but nobody has three houses in a row and the board is not full")
         s.h.to_move = colour_to_move
         s.h.hash = ttt_hash_full(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(TttCore))

@@ -45,6 +45,7 @@ from ludens._signals cimport interrupted, reraise
 from ludens._state import turn_limit
 
 from ludens._params import Param
+from ludens._position import PositionReader
 from ludens.errors import NotationError, ParameterError
 
 cdef enum:
@@ -52,6 +53,7 @@ cdef enum:
     MAX_CELLS = 169                # hexhex 8
     MAX_PLAYERS = 4
     BAL_MAX_TERMINALS = 8          # chunks of colour 0 the balance search can join (see _core_from_position)
+    BALANCE_CHUNKS = 6             # chunks of colour 0 a position may bring to the balance turn
     BAL_STACK_TERMINALS = 3        # up to this many, the search needs no heap memory
 
 ctypedef struct WunGeom:
@@ -587,7 +589,7 @@ cdef class WunchunkGame(Game):
 
         start = _START_2[size] if P == 2 else (_START_3 if P == 3 else _START_4)
         board_json = {name: colour + 1 for colour, pair in enumerate(start) for name in pair}
-        initial = self._core_from_position({"board": board_json, "to_move": 0, "turn": 0})
+        initial = self._core_from_position(PositionReader(self, {"board": board_json, "to_move": 0, "turn": 0}))
         # A stone fills at most one cell per ply and every turn but a run of
         # passes places one: a bound on the plies of a game.
         self.default_max_plies = n * (P + 1) + P + 1
@@ -596,7 +598,7 @@ cdef class WunchunkGame(Game):
         names = tuple(f"{c + 1}{name}" for c in range(P) for name in board.names) + ("end", "swap")
         self._set_rules(&WUN_RULES, &self.g, initial, names, -1, self.g.end_action)
 
-    def _core_from_position(self, position):
+    def _core_from_position(self, reader):
         """A core from ``{"board": {cell: colour digit}, "to_move": player}``.
 
         Optional fields: ``swapped`` (pie swap taken), ``passes`` (passes in
@@ -607,41 +609,60 @@ cdef class WunchunkGame(Game):
         cdef int32_t P = self.g.nplayers, n = self.g.ncells, c
         memset(&s, 0, sizeof(WunCore))
         chains_clear(&s.ch)
-        cells = {}
-        for name, v in dict(position.get("board", {})).items():
-            c = self.board.index(name)
-            if type(v) is not int or not 1 <= v <= P:
-                raise ValueError(f"{name}: contents {v!r} is not a colour digit 1..{P}")
-            cells[c] = v - 1
-        for c in sorted(cells):
-            chains_add(&s.ch, &self.g.geo, c, cells[c], &s.hist)
+        cells = reader.digits(P)
+        for c, colour in cells.items():
+            chains_add(&s.ch, &self.g.geo, c, colour, &s.hist)
         s.empty = n - len(cells)
-        swapped = position.get("swapped", False)
-        passes = position.get("passes", 0)
-        turn = position.get("turn", P + 1)
-        to_move = position.get("to_move", 0)
-        if type(swapped) is not bool or (swapped and not self.g.pie):
-            raise ValueError(f"swapped {swapped!r}: only True after a pie swap, or False")
-        if type(passes) is not int or not 0 <= passes <= P:
-            raise ValueError(f"passes {passes!r} is not a count of passes 0..{P}")
-        if type(turn) is not int or turn < 0 or (swapped and turn < 2):
-            raise ValueError(f"turn {turn!r} is not a number of completed turns")
-        if type(to_move) is not int or not -1 <= to_move < P:
-            raise ValueError(f"to_move {to_move!r} is not a player of {self.name} (or -1 when over)")
+        swapped = reader.flag("swapped", False)
+        passes = reader.integer("passes", 0, 0, P)
+        # Every turn but a swap and runs of fewer than P passes places a stone.
+        turn = reader.integer("turn", P + 1, 0, _MAX_TURNS(n, P))
+        to_move = reader.to_move()
+        if swapped and not self.g.pie:
+            raise reader.fail("swapped is True, but this game is played without the pie rule")
+        if swapped and turn < 2:
+            raise reader.fail(f"swapped is True, but the swap is turn 2 and only {turn} turn(s) are done")
         over = s.empty == 0 or passes == P
         if over != (to_move == -1):
-            raise ValueError("to_move must be -1 exactly when the board is full or every player has passed")
+            raise reader.fail("to_move must be -1 exactly when the board is full or every player has passed")
         s.h.swapped = swapped
         s.passes = passes
         s.turn = turn
         s.h.to_move = -1 if over else (to_move ^ swapped)
         s.limit = 0 if over else _chunks(&s, s.h.to_move)
-        if _balance_now(&s, &self.g) and s.limit > 6:
-            # A game reaches this turn with at most four chunks of colour 0;
-            # six keep the exact search for the balance rule small.
-            raise ValueError(f"the balance turn with {s.limit} chunks of colour 1 is not supported (at most 6)")
+        if self.g.balance and not over and turn <= P:
+            self._check_balance_reach(reader, &s)
         s.h.hash = wun_hash_full(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(WunCore))
+
+    cdef _check_balance_reach(self, reader, WunCore* s):
+        """Refuse an opening position from which the balance turn could start
+        with more chunks of colour 0 than its exact search handles.
+
+        A game reaches that turn with at most four; positions may bring up to
+        BALANCE_CHUNKS, which keeps the search exact and small.  Before it, the turns go round
+        in order, each placing at most the mover's chunks, and a stone raises
+        2 * chunks + singles of its colour by at most one (a lone stone adds
+        a single; joining singles turns them into one chunk), so
+        ``(2 * chunks + singles + stones placed) // 2`` bounds each colour's
+        chunks at every later turn start.
+        """
+        cdef int32_t P = self.g.nplayers, t, k, colour, placed = 0
+        if s.h.to_move != s.turn % P:
+            raise reader.fail(f"in the balance opening player {s.turn % P} moves at turn {s.turn}")
+        potential = [2 * _chunks(s, k) + s.hist.count[k][1] for k in range(P)]
+        for t in range(s.turn, P):
+            placed += (potential[t % P] + placed) // 2
+        bound = _chunks(s, 0) if s.turn == P else (potential[0] + placed) // 2
+        if bound > BALANCE_CHUNKS:
+            when = "has the balance turn with" if s.turn == P else "could reach the balance turn with up to"
+            raise reader.fail(f"colour 1 {when} {bound} chunks; positions in the balance opening are "
+                              f"limited to {BALANCE_CHUNKS}")
+
+
+def _MAX_TURNS(int n, int P):
+    """More turns than any game of ``P`` players on ``n`` cells completes."""
+    return P * (n + 1) + 1
 
 
 cdef class WunchunkState(State):

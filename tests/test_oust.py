@@ -313,21 +313,21 @@ def test_no_win_before_the_opponent_has_placed():
     assert over.is_terminal() and list(over.returns()) == [1, -1]
 
 
-def test_a_full_board_never_ends_and_simulate_truncates_it():
-    # A 3x3 checkerboard: no placement for anyone, so both pass for ever.
+def test_a_full_board_ends_in_a_draw_after_two_passes():
+    # A 3x3 checkerboard: no placement for anyone, so both pass, and the game is drawn (RULES.md).
     g = square(3)
     s = position(g, black="a1 c1 b2 a3 c3", white="b1 a2 c2 b3", to_move=0)
-    for _ in range(4):
-        assert legal_names(s) == [PASS]
-        s.apply(PASS)
-    res = ludens.simulate(s, 3, seed=1, threads=1, max_plies=50)
-    assert res.truncated.all() and (res.plies == 50).all() and (res.winner == -1).all()
-    res = ludens.simulate(s, 2, seed=1, threads=1)
-    assert res.truncated.all() and (res.plies == g.default_max_plies).all()
-    # Random games on 3x3 sometimes end that way; simulate still returns.
+    assert legal_names(s) == [PASS]
+    s.apply(PASS)
+    assert not s.is_terminal() and legal_names(s) == [PASS]
+    s.apply(PASS)
+    assert s.is_terminal() and list(s.returns()) == [0.0, 0.0] and s.winner_colour() is None
+    res = ludens.simulate(position(g, black="a1 c1 b2 a3 c3", white="b1 a2 c2 b3", to_move=1), 3, seed=1,
+                          threads=1)
+    assert not res.truncated.any() and (res.plies == 2).all() and (res.winner == -1).all()
+    # Random games on 3x3 sometimes fill the board that way: they end drawn, none is cut.
     res = ludens.simulate(g, 2000, seed=2, threads=1)
-    assert 0 < res.truncated.sum() < 200
-    assert (res.plies[res.truncated] == g.default_max_plies).all()
+    assert not res.truncated.any() and 0 < (res.winner == -1).sum() < 200
 
 
 # -- notation, turns, hash -------------------------------------------------------

@@ -312,10 +312,10 @@ def test_a_double_never_leaves_its_sub_grid():
 
 
 def test_custom_board_lines_cross_holes_but_land_on_hexes():
-    # Row r = 0 has hexes at q = 0, 1, 3, 4: (2, 0) is a hole.
-    cells = [(0, 0), (1, 0), (3, 0), (4, 0), (0, 1), (1, 1), (0, -1), (1, -1)]
+    # Row r = 0 has hexes at q = 0, 1, 3, 4: (2, 0) is a hole (row -1 joins the two sides).
+    cells = [(0, 0), (1, 0), (3, 0), (4, 0), (0, 1), (1, 1), (0, -1), (1, -1), (2, -1), (3, -1)]
     g = game(board="custom", cells=cells)
-    name = {g.board.coords(c): g.board.names[c] for c in range(8)}
+    name = {g.board.coords(c): g.board.names[c] for c in range(len(cells))}
     a, b, c, d = (name[(q, 0)] for q in (0, 1, 3, 4))
     three = position(g, {a: "t111"})
     assert f"{a}-{c}" in moves_from(three, a)                    # over the hole

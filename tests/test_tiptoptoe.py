@@ -136,7 +136,7 @@ def _with(rows, changes):
     (ROWS[:8], "expected 9 rows, got 8"),
     ([r[:8] if i == 2 else r for i, r in enumerate(ROWS)], r"row 3 \(from the top\) has 8 numbers"),
     (_with(ROWS, {(0, 0): 1.0}), r"row 1, column 1 is 1.0, not an integer"),
-    (_with(ROWS, {(0, 0): True}), "not a number"),
+    (_with(ROWS, {(0, 0): True}), "True, not an integer"),
     (_with(ROWS, {(0, 0): "10"}), "not an integer"),
     (_with(ROWS, {(4, 4): 40}), "square e5 has 40; numbers run from 1 to 39"),
     (_with(ROWS, {(4, 4): 0}), "square e5 has 0"),

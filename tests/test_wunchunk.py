@@ -594,7 +594,7 @@ def test_position_round_trip_and_checks():
     with pytest.raises(ludens.NotationError):
         g.new_state({"board": {"z9": 1}, "to_move": 0})
     many = {f"{row}{k}": 1 for row in "aceg" for k in (1, 2, 4, 5)}
-    with pytest.raises(ValueError, match="balance turn with 8 chunks"):
+    with pytest.raises(ValueError, match="has the balance turn with 8 chunks"):
         game(opening="balance").new_state({"board": many, "to_move": 0, "turn": 2})
 
 

@@ -14,7 +14,7 @@ from ludens._mcts import MCTS
 from ludens._registry import games, load
 from ludens._simulate import Rng
 from ludens._state import Game, State
-from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError
+from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError, PositionError
 from ludens import bots
 from ludens.matches import MatchResult, match
 from ludens.pictures import svg
@@ -32,6 +32,7 @@ __all__ = [
     "MatchResult",
     "NotationError",
     "ParameterError",
+    "PositionError",
     "Rng",
     "SimulationResult",
     "State",

@@ -65,5 +65,5 @@ cdef class Board:
     cdef tuple _row_labels
     cdef tuple _col_labels
 
-    cpdef int index(self, str name) except -1
+    cpdef int index(self, object name) except -1
     cdef int32_t _check(self, object cell) except -1

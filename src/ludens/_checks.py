@@ -1,18 +1,42 @@
 """Argument checks shared by the public entry points of the compiled modules."""
 
+from __future__ import annotations
+
 import operator
+from typing import Optional
+
+from ludens.errors import ParameterError
 
 
-def index_in(value, lo: int, hi: int, what: str) -> int:
-    """``value`` as an int in ``lo..hi``; ValueError naming ``what`` otherwise.
+def index_in(value, lo: Optional[int], hi: Optional[int], what: str,
+             error: type[ValueError] = ParameterError) -> int:
+    """``value`` as an int in ``lo..hi`` (either bound may be None); ``error``
+    naming ``what`` otherwise.
 
-    Floats and other non-integers are refused rather than truncated, and huge
-    integers give the same clear error as any other value out of range.
+    The one integer check of ludens (parameters, players, cells, action ids,
+    position fields): Python ints and numpy integers pass; ``bool`` (not a
+    number here), floats (never truncated), strings and everything else are
+    refused; huge integers get the same clear range error as any other value
+    out of range.
     """
+    if isinstance(value, bool):
+        raise error(f"{what} is {value!r}, not an integer")
     try:
         i = operator.index(value)
     except TypeError:
-        raise ValueError(f"{what} must be an integer, not {value!r}") from None
-    if not lo <= i <= hi:
-        raise ValueError(f"{what} {i} out of range {lo}..{hi}")
+        raise error(f"{what} is {short_repr(value)}, not an integer") from None
+    if (lo is not None and i < lo) or (hi is not None and i > hi):
+        lo_text = "" if lo is None else str(lo)
+        hi_text = "" if hi is None else str(hi)
+        shown = i if -2**63 <= i < 2**64 else f"an integer of {i.bit_length()} bits"
+        raise error(f"{what} is {shown}, out of range {lo_text}..{hi_text}")
     return i
+
+
+def short_repr(value) -> str:
+    """``repr(value)``, cut short (hostile input can be huge)."""
+    try:
+        text = repr(value)
+    except ValueError:          # e.g. an int too long to print
+        return f"a {type(value).__name__} too large to show"
+    return text if len(text) <= 80 else text[:77] + "..."

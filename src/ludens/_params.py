@@ -2,10 +2,10 @@
 
 from __future__ import annotations
 
-import operator
 from dataclasses import dataclass
 from typing import Any, Callable, Optional
 
+from ludens._checks import index_in
 from ludens.errors import ParameterError
 
 _TRUE = {"true", "yes", "on", "1"}
@@ -42,14 +42,7 @@ class Param:
             if not isinstance(value, bool):
                 raise ParameterError(f"{where} must be True or False, not {value!r}")
         elif self.kind is int:
-            if isinstance(value, bool):
-                raise ParameterError(f"{where} must be an integer, not {value!r}")
-            try:
-                value = operator.index(value)
-            except TypeError:
-                raise ParameterError(f"{where} must be an integer, not {value!r}") from None
-            if (self.lo is not None and value < self.lo) or (self.hi is not None and value > self.hi):
-                raise ParameterError(f"{where} is {value}, out of range {self.range_text()}")
+            value = index_in(value, self.lo, self.hi, where)
         elif self.kind is str:
             if not isinstance(value, str):
                 raise ParameterError(f"{where} must be a string, not {value!r}")

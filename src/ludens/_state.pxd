@@ -35,6 +35,9 @@ from libc.stdint cimport int32_t, int64_t, uint64_t
 from ludens._board cimport Board
 from ludens._rng cimport Rng, rng_below, splitmix64
 
+cdef enum:
+    MAX_PLAYERS = 8       # per-player buffers of the engine (returns, scores) hold this many
+
 ctypedef struct Header:
     uint64_t hash
     int32_t to_move       # colour to move, -1 when the game is over
@@ -199,6 +202,7 @@ cdef class Game:
 
     cdef void _set_rules(self, const Rules* rules, const void* geom, bytes initial,
                          tuple action_names, int32_t pass_action, int32_t end_action) except *
+    cdef int _ready(self) except -1
     cpdef State new_initial_state(self)
 
 

@@ -6,6 +6,8 @@ import numpy.typing as npt
 from ludens._board import Board
 from ludens._params import Param
 
+ENGINE_MAX_PLAYERS: int
+
 class Game:
     NAME: str
     TITLE: str

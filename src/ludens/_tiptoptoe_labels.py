@@ -13,6 +13,7 @@ import re
 from typing import Any, Mapping, Sequence, Union
 
 from ludens._board import Board
+from ludens._checks import index_in
 from ludens.errors import NotationError
 
 SIDE = 9          # squares per row and column
@@ -56,12 +57,8 @@ def labels_text(rows: Sequence[Sequence[int]]) -> str:
 
 
 def _as_int(x: Any, where: str) -> int:
-    if isinstance(x, bool):
-        raise ValueError(f"{where} is {x!r}, not a number")
-    try:
-        return operator.index(x)
-    except TypeError:
-        raise ValueError(f"{where} is {x!r}, not an integer") from None
+    # A plain ValueError: the parameter check adds which parameter it was.
+    return index_in(x, None, None, where, ValueError)
 
 
 def _rows_from_text(text: str) -> list[list[int]]:

@@ -2,6 +2,23 @@
 
 All are ``ValueError`` subclasses, so ``except ValueError`` catches any of
 them; the state an operation was applied to is left unchanged.
+
+The rule for which exception a caller sees:
+
+* Every **value** handed to ludens that it cannot use -- a move string, an
+  action id, a player number, a cell, a position dict, a serialized state, a
+  game parameter, an ``out=`` array -- raises a ``LudensError`` subclass whose
+  message names the value and what was wrong, *whatever the value's Python
+  type*: ``apply(None)``, ``new_state([])`` and ``{"to_move": "0"}`` are bad
+  input like any other, not a programming error of another kind.  Integers
+  are accepted as Python ints or numpy integers; ``bool`` is never an integer
+  here and floats are never truncated.
+* ``TypeError`` is kept for misusing the Python objects themselves, where
+  Python would raise it for a built-in type: a call with the wrong number or
+  names of arguments, creating a ``State`` directly (``State()``,
+  ``State.__new__(State)``), using a ``Game`` that was never initialised
+  (``HexGame.__new__(HexGame)``), or running ``__init__`` again on a live
+  ``Game`` or ``Board``.
 """
 
 
@@ -17,5 +34,13 @@ class NotationError(LudensError):
     """A move string or cell name cannot be read."""
 
 
+class PositionError(NotationError):
+    """A position dict or serialized state cannot be read, or describes no
+    position the game can reach (``Game.new_state``, ``deserialize_state``,
+    unpickling)."""
+
+
 class ParameterError(LudensError):
-    """A game parameter is unknown, of the wrong type or out of range."""
+    """A game parameter, or another argument of a call (a player, a cell, a
+    direction, an ``out=`` array, a generator state), is unknown, of the wrong
+    kind or out of range."""

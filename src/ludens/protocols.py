@@ -87,19 +87,18 @@ def check_numeric(text: object) -> str:
 
 # -- helpers for the games that take numeric protocols (Hex, Hox, Tip-Top-Toe) --
 
-def position_turn(position: dict, actions: int, protocol: str) -> tuple[int, int]:
-    """(turn index, actions taken in the turn) of a position dict: its ``turn`` and
-    ``turn_plies`` fields if given, else inferred from the ``actions`` played so far
-    (stones on the board) as if every turn had been played in full."""
+def position_turn(reader, actions: int, protocol: str) -> tuple[int, int]:
+    """(turn index, actions taken in the turn) of a position (read through its
+    ``ludens._position.PositionReader``): its ``turn`` and ``turn_plies`` fields
+    if given, else inferred from the ``actions`` played so far (stones on the
+    board) as if every turn had been played in full."""
     spec = parse(protocol)
-    if "turn" in position:
-        turn, plies = position["turn"], position.get("turn_plies", 0)
-        for name, v in (("turn", turn), ("turn_plies", plies)):
-            if isinstance(v, bool) or not isinstance(v, int) or not 0 <= v < 1 << 30:
-                raise ValueError(f"{name} {v!r} is not a count")
+    if "turn" in reader.position:
+        turn = reader.integer("turn", 0, 0, (1 << 30) - 1)
+        plies = reader.integer("turn_plies", 0, 0, (1 << 30) - 1)
         if plies >= spec.entry(turn):
-            raise ValueError(f"turn_plies {plies}: turn {turn} of protocol {protocol} has "
-                             f"{spec.entry(turn)} action(s)")
+            raise reader.fail(f"turn_plies {plies}: turn {turn} of protocol {protocol} has "
+                              f"{spec.entry(turn)} action(s)")
         return turn, plies
     turn = 0
     while actions >= spec.entry(turn):

@@ -21,6 +21,7 @@ from typing import Any, Optional, Union
 
 import numpy as np
 
+from ludens._checks import index_in
 from ludens._registry import load
 from ludens._simulate import StopFlag, run_chunk
 from ludens._state import Game, State
@@ -222,11 +223,7 @@ def _resolve(game: Union[str, Game, State], params: dict) -> Union[Game, State]:
 
 
 def _check_count(value: Any, what: str, lo: int, hi: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, (int, np.integer)):
-        raise ParameterError(f"{what} must be an integer, not {value!r}")
-    if not lo <= value <= hi:
-        raise ParameterError(f"{what} must be in {lo}..{hi}, not {value}")
-    return int(value)
+    return index_in(value, lo, hi, f"simulate: {what}")
 
 
 def _result_arrays(n: int, players: int) -> dict[str, np.ndarray]:
@@ -263,9 +260,7 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
     source = _resolve(game, params)
     g = source.game if isinstance(source, State) else source
     n = _check_count(n, "n", 0, MAX_GAMES)
-    if isinstance(seed, bool) or not isinstance(seed, (int, np.integer)) or seed < 0:
-        raise ParameterError(f"seed must be a non-negative integer, not {seed!r}")
-    seed = int(seed) & _SEED_MASK
+    seed = index_in(seed, 0, None, "simulate: seed") & _SEED_MASK
     limit = g.default_max_plies if max_plies is None else _check_count(max_plies, "max_plies", 0, MAX_PLIES)
     cpus = usable_cpus()
     threads = cpus if threads is None else min(_check_count(threads, "threads", 1, 2**63), cpus)
