@@ -2,7 +2,9 @@
 pyx/<name>.pyx is compiled as ludens.<name>, with its public .pxd (if any)
 in src/ludens/.  LUDENS_CHECKED=1 builds with Cython's bounds and wraparound
 checks, C assertions and trapping undefined-behaviour checks on (a CI step
-runs the suite against such a build)."""
+runs the suite against such a build).  Optimised builds strip the symbol
+tables from the extension modules (a wheel is about a sixth of the size);
+LUDENS_KEEP_SYMBOLS=1 keeps them, e.g. for a profiler."""
 
 import os
 import sys
@@ -26,7 +28,12 @@ MODULES = [
     "_wunchunk",    # Wunchunk
 ]
 
-CHECKED = os.environ.get("LUDENS_CHECKED", "") not in ("", "0")
+
+def _flag(name):
+    return os.environ.get(name, "") not in ("", "0")
+
+
+CHECKED = _flag("LUDENS_CHECKED")
 
 DIRECTIVES = {
     "language_level": 3,
@@ -47,6 +54,14 @@ elif CHECKED:
 else:
     COMPILE_ARGS = ["-O3"]
 
+# Strip symbols and debug sections at link time (MSVC keeps them out of the DLL anyway).
+if CHECKED or _flag("LUDENS_KEEP_SYMBOLS") or sys.platform == "win32":
+    LINK_ARGS = []
+elif sys.platform == "darwin":
+    LINK_ARGS = ["-Wl,-S", "-Wl,-x"]
+else:
+    LINK_ARGS = ["-s"]
+
 
 def extension(name):
     return Extension(
@@ -55,6 +70,7 @@ def extension(name):
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=COMPILE_ARGS,
+        extra_link_args=LINK_ARGS,
     )
 
 

@@ -391,3 +391,17 @@ def _check_size(str shape, int n, int lo, int hi):
 cdef const int32_t* _ptr(a):
     cdef const int32_t[::1] view = a
     return &view[0]
+
+
+def connected_hexes(start, cells):
+    """The hexes of ``cells`` (a set of axial (q, r)) connected to ``start``."""
+    seen = {start}
+    todo = [start]
+    while todo:
+        q, r = todo.pop()
+        for dq, dr in _HEX_DIRS:
+            p = (q + dq, r + dr)
+            if p in cells and p not in seen:
+                seen.add(p)
+                todo.append(p)
+    return seen

@@ -83,6 +83,41 @@ cdef class GrowState(State):
             edges.append((c, tuple(sorted(roots))))
         return edges
 
+    def _legal_sets(self, bint from_scratch=False):
+        """The incremental cell sets (for tests): ``empty``, ``libs`` per colour,
+        ``avail`` and its count ``navail``; with ``from_scratch`` recomputed from
+        the stones and this turn's marks alone, by the rule (a grow stone is an
+        empty cell next to a start-of-turn chain, none of whose chains it
+        touches has grown yet: touches a stone placed this turn)."""
+        cdef GrowCore* s = self._gs()
+        cdef GrowGeom* g = self._gg()
+        cdef int32_t n = g.ncells, c
+        if not from_scratch:
+            return {"empty": self._cells(s.empty), "libs": [self._cells(s.libs[0]), self._cells(s.libs[1])],
+                    "avail": self._cells(s.avail), "navail": len(self._cells(s.avail))}
+        nbrs = self.game.board.neighbours
+        colour = [s.ch.colour[c] for c in range(n)]
+        fresh = [bit_get(s.fresh, c) for c in range(n)]
+        empty = [c for c in range(n) if colour[c] < 0]
+        libs = [[c for c in empty if any(colour[d] == k for d in nbrs(c))] for k in range(2)]
+        avail = []
+        if s.phase == GROW:
+            p = s.h.to_move
+            start = {}                       # old own stone -> its start-of-turn chain
+            for c in range(n):
+                if colour[c] == p and not fresh[c] and c not in start:
+                    start[c] = c
+                    todo = [c]
+                    while todo:
+                        for d in nbrs(todo.pop()):
+                            if colour[d] == p and not fresh[d] and d not in start:
+                                start[d] = c
+                                todo.append(d)
+            grown = {start[d] for c in range(n) if fresh[c] for d in nbrs(c) if d in start}
+            avail = [c for c in empty if any(d in start for d in nbrs(c))
+                     and not any(d in start and start[d] in grown for d in nbrs(c))]
+        return {"empty": empty, "libs": libs, "avail": avail, "navail": len(avail)}
+
     # -- turns ------------------------------------------------------------------
 
     def _turn_parts(self):

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Hex and Hox (RULES.md § Hex, § Hox).
+"""Hex and Hox (rules: docs/games/hex.rst, docs/games/hox.rst).
 
 Hox is Hex with every cell labelled H, O or X and the k-th stone of the game
 restricted to label "HOX"[k % 3]; it also connects the transposed edges.
@@ -318,7 +318,7 @@ LABELS = "HOX"
 
 
 cdef class HexGame(Game):
-    """Hex on an n x n rhombus (RULES.md § Hex)."""
+    """Hex on an n x n rhombus (rules: docs/games/hex.rst)."""
 
     NAME = "hex"
     TITLE = "Hex"
@@ -443,7 +443,7 @@ cdef class HexGame(Game):
 
 
 cdef class HoxGame(HexGame):
-    """Hox: Hex with H, O, X labels fixing where each stone may go (RULES.md § Hox)."""
+    """Hox: Hex with H, O, X labels fixing where each stone may go (rules: docs/games/hox.rst)."""
 
     NAME = "hox"
     TITLE = "Hox"

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Oust (RULES.md § Oust) on a hexhex or a square board.
+"""Oust (rules: docs/games/oust.rst) on a hexhex or a square board.
 
 Actions: a cell index places a stone of the mover's colour there;
 ``num_cells`` is PASS.  A placement is *silent* when the cell touches no
@@ -17,7 +17,11 @@ every chain, its *reach* (the largest enemy chain touching it), and for
 each colour the set of cells where it may place now.  Whether a cell is
 legal depends only on its neighbours' colours, chains, sizes and reaches,
 so after each placement only the cells next to a chain that changed are
-looked at again.  Two facts keep the bookkeeping small: a capturing chain
+looked at again, and only for the colour that needs them: each colour's
+possibly changed cells are marked ``stale`` and evaluated when that colour
+is next to move (the mover's set is always exact, so a playout draws from
+it as it is: count by ``nlegal``, the i-th cell by a select over the words).
+A cell marked several times before its colour moves is evaluated once.  Two facts keep the bookkeeping small: a capturing chain
 touches no enemy chain afterwards (it removed them all), so its growth
 changes no other chain's reach; and a silent stone is a chain of one, so it
 can raise a neighbouring chain's reach only from 0 to 1.  Removing chains
@@ -37,12 +41,12 @@ state for search, so they share a hash.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport int16_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
-from ludens._bits cimport bit_get, bits_list, bits_select_scan
+from ludens._bits cimport bit_clear, bit_get, bit_set, bits_list, bits_select_scan, ctz64
 from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear,
                              chains_remove)
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
@@ -60,11 +64,14 @@ cdef enum:
     SQUARE_MIN = 3
     SQUARE_MAX = 25             # 625 cells: within CHAIN_MAX_CELLS
     WORDS = (CHAIN_MAX_CELLS + 63) // 64
+    NOWHERE = CHAIN_MAX_CELLS - 1       # beyond every board: always empty, never evaluated
 
 ctypedef struct OustGeom:
     Geometry geo
     int32_t ncells
+    int32_t nwords                  # words of a cell bitset on this board
     int32_t pass_action
+    int16_t nbx[CHAIN_MAX_CELLS][6]     # the neighbours of each cell, padded with NOWHERE
     uint64_t zobrist[2][CHAIN_MAX_CELLS]
     SeatKeys keys
     uint64_t z_passed               # the last turn was a pass
@@ -75,7 +82,9 @@ ctypedef struct OustCore:
     int32_t passes                  # passes in succession before this turn (2: over, a draw)
     int32_t nlegal[2]               # per colour: cells where it may place now
     uint64_t legal[2][WORDS]        # per colour: those cells, as a bit set
+    uint64_t stale[2][WORDS]        # per colour: cells whose legal bit may be out of date
     int16_t reach[CHAIN_MAX_CELLS]  # at a chain's root: its largest touching enemy chain (0: none)
+    int8_t nown[2][CHAIN_MAX_CELLS] # per colour: how many of its stones are next to each cell
     Chains ch
 
 
@@ -123,89 +132,102 @@ cdef int32_t _capture_check(const OustCore* s, const OustGeom* g, int32_t c, int
     return biggest
 
 
-cdef void _evaluate(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
-    """Recompute whether each colour may place on ``c`` (from its neighbours and ``reach``).
-
-    Colour k may place on an empty cell with no k neighbour (silent), or
-    where the chain formed -- 1 + the distinct k chains around -- is larger
-    than every enemy chain it would touch (those around the cell, and each
-    joined chain's reach), of which there is at least one.
-    """
-    cdef int16_t roots0[8]
-    cdef int16_t roots1[8]
-    cdef int32_t n0 = 0, n1 = 0, size0 = 1, size1 = 1, big0 = 0, big1 = 0
-    cdef int32_t k, j, nb, col, r, e, w = c >> 6
-    cdef uint64_t bit = (<uint64_t>1) << (c & 63)
-    cdef bint ok0 = False, ok1 = False
-    if s.ch.colour[c] == EMPTY:
-        for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-            nb = g.geo.nbr[k]
-            col = s.ch.colour[nb]
-            if col == EMPTY:
-                continue
-            r = s.ch.root[nb]
-            e = s.ch.size[r]
-            if col == 0:
-                # An enemy chain for colour 1; for colour 0 a chain to join (once).
-                if e > big1:
-                    big1 = e
-                for j in range(n0):
-                    if roots0[j] == r:
-                        break
-                else:
-                    roots0[n0] = <int16_t>r
-                    n0 += 1
-                    size0 += e
-                    if s.reach[r] > big0:
-                        big0 = s.reach[r]
-            else:
-                if e > big0:
-                    big0 = e
-                for j in range(n1):
-                    if roots1[j] == r:
-                        break
-                else:
-                    roots1[n1] = <int16_t>r
-                    n1 += 1
-                    size1 += e
-                    if s.reach[r] > big1:
-                        big1 = s.reach[r]
-        ok0 = n0 == 0 or 0 < big0 < size0
-        ok1 = n1 == 0 or 0 < big1 < size1
-    if ok0 != ((s.legal[0][w] & bit) != 0):
-        s.legal[0][w] ^= bit
-        s.nlegal[0] += 1 if ok0 else -1
-    if ok1 != ((s.legal[1][w] & bit) != 0):
-        s.legal[1][w] ^= bit
-        s.nlegal[1] += 1 if ok1 else -1
+cdef inline bint _may_join(const OustCore* s, const OustGeom* g, int32_t c, int32_t k,
+                           int32_t deg) noexcept nogil:
+    """Whether colour k may place on the empty ``c`` next to its own stones: the
+    chain formed -- 1 + the distinct k chains around -- is larger than every
+    enemy chain it would touch (those around the cell, and each joined chain's
+    reach), of which there is at least one.  ``deg`` is a constant at each call,
+    so the neighbour loop unrolls."""
+    cdef int16_t roots[4]
+    cdef int32_t n = 0, size = 1, big = 0, i, j, nb, col, r
+    for i in range(deg):
+        nb = g.nbx[c][i]
+        col = s.ch.colour[nb]
+        if col == EMPTY:
+            continue
+        r = s.ch.root[nb]
+        if col != k:
+            if s.ch.size[r] > big:
+                big = s.ch.size[r]
+            continue
+        for j in range(n):              # a chain to join, once
+            if roots[j] == r:
+                break
+        else:
+            roots[n] = <int16_t>r
+            n += 1
+            size += s.ch.size[r]
+            if s.reach[r] > big:
+                big = s.reach[r]
+    return 0 < big < size
 
 
-cdef inline void _mark(uint64_t* dirty, int16_t* todo, int32_t* ntodo, int32_t c) noexcept nogil:
-    cdef uint64_t bit = (<uint64_t>1) << (c & 63)
-    if not dirty[c >> 6] & bit:
-        dirty[c >> 6] |= bit
-        todo[ntodo[0]] = <int16_t>c
-        ntodo[0] += 1
+cdef void _evaluate(OustCore* s, const OustGeom* g, int32_t c, int32_t k) noexcept nogil:
+    """Recompute whether colour k may place on ``c``: an empty cell with no k
+    neighbour (a silent placement), or one where ``_may_join``."""
+    cdef bint ok
+    if s.ch.colour[c] != EMPTY:
+        ok = False
+    elif s.nown[k][c] == 0:
+        ok = True
+    elif g.geo.num_dirs == 6:
+        ok = _may_join(s, g, c, k, 6)
+    else:
+        ok = _may_join(s, g, c, k, 4)
+    if ok != bit_get(s.legal[k], c):
+        s.legal[k][c >> 6] ^= (<uint64_t>1) << (c & 63)
+        s.nlegal[k] += 1 if ok else -1
 
 
-cdef void _mark_around(const OustCore* s, const OustGeom* g, int32_t root, uint64_t* dirty,
-                       int16_t* todo, int32_t* ntodo) noexcept nogil:
-    """Mark the cells next to the chain ``root`` (its empty neighbours are what matters)."""
-    cdef int32_t m = root, k, nb
+cdef void _refresh(OustCore* s, const OustGeom* g, int32_t k) noexcept nogil:
+    """Bring colour k's legal cells up to date: evaluate its stale cells."""
+    cdef int32_t w
+    cdef uint64_t x
+    for w in range(g.nwords):
+        x = s.stale[k][w]
+        if x:
+            s.stale[k][w] = 0
+            while x:
+                _evaluate(s, g, (w << 6) + ctz64(x), k)
+                x &= x - 1
+
+
+cdef inline void _stale_both(OustCore* s, int32_t c) noexcept nogil:
+    bit_set(s.stale[0], c)
+    bit_set(s.stale[1], c)
+
+
+cdef inline void _occupy(OustCore* s, int32_t c) noexcept nogil:
+    """The cell c was just filled: nobody may place there."""
+    cdef int32_t k
+    for k in range(2):
+        if bit_get(s.legal[k], c):
+            bit_clear(s.legal[k], c)
+            s.nlegal[k] -= 1
+
+
+cdef int32_t _liberties(const OustCore* s, const OustGeom* g, int32_t root, uint64_t* into) noexcept nogil:
+    """Add the empty cells next to the chain ``root`` to ``into``; return the
+    chain's reach (its largest touching enemy chain), found on the same walk."""
+    cdef int32_t q = 1 - s.ch.colour[root], m = root, k, nb, best = 0
     while True:
         for k in range(g.geo.nbr_start[m], g.geo.nbr_start[m + 1]):
             nb = g.geo.nbr[k]
             if s.ch.colour[nb] == EMPTY:
-                _mark(dirty, todo, ntodo, nb)
+                bit_set(into, nb)
+            elif s.ch.colour[nb] == q and s.ch.size[s.ch.root[nb]] > best:
+                best = s.ch.size[s.ch.root[nb]]
         m = s.ch.next[m]
         if m == root:
-            break
+            return best
 
 
 cdef void _end_turn(OustCore* s, const OustGeom* g) noexcept nogil:
     cdef int32_t p = s.h.to_move
     set_to_move(&s.h, &g.keys, 1 - p)
     s.h.turn_plies = 0
+    _refresh(s, g, 1 - p)
 
 
 cdef void _pass(OustCore* s, const OustGeom* g) noexcept nogil:
@@ -221,55 +243,74 @@ cdef void _pass(OustCore* s, const OustGeom* g) noexcept nogil:
 
 
 cdef void _place(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
-    """Apply a legal placement of the colour to move on ``c``, with all its effects."""
-    cdef int32_t p = s.h.to_move, q = 1 - p, k, i, j, nb, m, r, x, e, nstale = 0, ntodo = 0
-    cdef uint64_t dirty[WORDS]
-    cdef int16_t todo[CHAIN_MAX_CELLS]
+    """Apply a legal placement of the colour to move on ``c``, with all its effects.
+
+    Only the colour to move next has its legal cells brought up to date; the
+    other colour's cells that may have changed are left marked ``stale``.
+    """
+    cdef int32_t p = s.h.to_move, q = 1 - p, k, i, j, nb, m, r, x, e, nstale = 0
     cdef int16_t stale[CHAIN_MAX_CELLS]     # own chains that touched a removed chain
-    cdef bint capture = _touches_own(s, g, c, p), seen
+    cdef uint64_t around[WORDS]
+    cdef bint capture = s.nown[p][c] > 0, seen
     if s.passes:
         s.passes = 0
         s.h.hash ^= g.z_passed
-    memset(dirty, 0, sizeof(dirty))
     x = chains_add(&s.ch, &g.geo, c, p, NULL)
     s.h.hash ^= g.zobrist[p][c]
-    _mark(dirty, todo, &ntodo, c)
+    _occupy(s, c)
+    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
+        s.nown[p][g.geo.nbr[k]] += 1
     if not capture:
         # A chain of one: its reach is the largest enemy chain around it, and
-        # each enemy chain around it now touches an enemy (reach at least 1).
+        # each enemy chain around it now touches an enemy (reach at least 1),
+        # which matters only to that enemy's placements next to it.  The
+        # enemy's silent placements around it stay as they were.
         s.reach[c] = 0
         for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
             nb = g.geo.nbr[k]
             if s.ch.colour[nb] == EMPTY:
-                _mark(dirty, todo, &ntodo, nb)
+                bit_set(s.stale[p], nb)
+                if s.nown[q][nb]:
+                    bit_set(s.stale[q], nb)
             elif s.ch.colour[nb] == q:
                 r = s.ch.root[nb]
                 if s.ch.size[r] > s.reach[c]:
                     s.reach[c] = s.ch.size[r]
                 if s.reach[r] == 0:
                     s.reach[r] = 1
-                    _mark_around(s, g, r, dirty, todo, &ntodo)
-        for j in range(ntodo):
-            _evaluate(s, g, todo[j])
+                    _liberties(s, g, r, s.stale[q])
         _end_turn(s, g)
         return
     # Legal, so every enemy chain touching the new chain is smaller: remove
     # each as it is met (a removed chain is no longer seen, so none twice),
     # noting the other own chains that touched it: their reach may drop.
+    # The same walk marks the new chain's liberties (its size changed for
+    # both colours; the enemy's silent placements excepted), and the removed
+    # stones and their empty neighbours (for the capturer, only those where
+    # it would not place silently).
     m = x
     while True:
         for k in range(g.geo.nbr_start[m], g.geo.nbr_start[m + 1]):
-            if s.ch.colour[g.geo.nbr[k]] != q:
+            nb = g.geo.nbr[k]
+            if s.ch.colour[nb] == EMPTY:
+                bit_set(s.stale[p], nb)
+                if s.nown[q][nb]:
+                    bit_set(s.stale[q], nb)
                 continue
-            r = s.ch.root[g.geo.nbr[k]]
+            if s.ch.colour[nb] != q:
+                continue
+            r = s.ch.root[nb]
             j = r
             while True:
                 s.h.hash ^= g.zobrist[q][j]
-                _mark(dirty, todo, &ntodo, j)
+                _stale_both(s, j)
                 for i in range(g.geo.nbr_start[j], g.geo.nbr_start[j + 1]):
                     nb = g.geo.nbr[i]
+                    s.nown[q][nb] -= 1
                     if s.ch.colour[nb] == EMPTY:
-                        _mark(dirty, todo, &ntodo, nb)
+                        bit_set(s.stale[q], nb)
+                        if s.nown[p][nb]:
+                            bit_set(s.stale[p], nb)
                     elif s.ch.colour[nb] == p and s.ch.root[nb] != x:
                         seen = False
                         for e in range(nstale):
@@ -285,22 +326,22 @@ cdef void _place(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
         m = s.ch.next[m]
         if m == x:
             break
-    # The new chain touches no enemy now; its size changed for every cell around it.
-    s.reach[x] = 0
-    _mark_around(s, g, x, dirty, todo, &ntodo)
+    s.reach[x] = 0                  # the new chain touches no enemy now
     for j in range(nstale):
         r = stale[j]
-        e = _reach_of(s, g, r)
+        memset(around, 0, g.nwords * sizeof(uint64_t))
+        e = _liberties(s, g, r, around)
         if e != s.reach[r]:
             s.reach[r] = <int16_t>e
-            _mark_around(s, g, r, dirty, todo, &ntodo)
-    for j in range(ntodo):
-        _evaluate(s, g, todo[j])
+            for i in range(g.nwords):
+                s.stale[p][i] |= around[i]
     if s.ch.stones[q] == 0:
         s.winner = p
         set_to_move(&s.h, &g.keys, -1)
         s.h.turn_plies = 0
-    elif s.nlegal[p] > 0:
+        return
+    _refresh(s, g, p)
+    if s.nlegal[p] > 0:
         s.h.turn_plies += 1
     else:
         _end_turn(s, g)
@@ -308,20 +349,27 @@ cdef void _place(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
 
 cdef void _rebuild_derived(OustCore* s, const OustGeom* g) noexcept nogil:
     """Reach and legal cells from the chains alone (positions set up by hand)."""
-    cdef int32_t c
+    cdef int32_t c, k
     memset(s.legal, 0, sizeof(s.legal))
+    memset(s.stale, 0, sizeof(s.stale))
+    memset(s.nown, 0, sizeof(s.nown))
     s.nlegal[0] = s.nlegal[1] = 0
+    for c in range(g.ncells):
+        if s.ch.colour[c] != EMPTY:
+            for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
+                s.nown[s.ch.colour[c]][g.geo.nbr[k]] += 1
     for c in range(g.ncells):
         if s.ch.colour[c] != EMPTY and s.ch.root[c] == c:
             s.reach[c] = <int16_t>_reach_of(s, g, c)
-    for c in range(g.ncells):
-        _evaluate(s, g, c)
+    for k in range(2):
+        for c in range(g.ncells):
+            _evaluate(s, g, c, k)
 
 
 cdef int32_t oust_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const OustCore* s = <const OustCore*>core
     cdef const OustGeom* g = <const OustGeom*>geom
-    cdef int32_t n = bits_list(s.legal[s.h.to_move], (g.ncells + 63) >> 6, out)
+    cdef int32_t n = bits_list(s.legal[s.h.to_move], g.nwords, out)
     if n == 0 and s.h.turn_plies == 0:
         out[0] = g.pass_action
         n = 1
@@ -430,7 +478,7 @@ _SIZE_RANGE = {"hexhex": (HEX_SIDES_MIN, HEX_SIDES_MAX), "square": (SQUARE_MIN, 
 
 
 cdef class OustGame(Game):
-    """Oust on a hexhex board (default side 7) or a square board (RULES.md § Oust).
+    """Oust on a hexhex board (default side 7) or a square board (rules: docs/games/oust.rst).
 
     ``size`` defaults by board: 7 for ``board="hexhex"``, 11 for ``board="square"``.
     """
@@ -458,7 +506,12 @@ cdef class OustGame(Game):
         memset(&self.g, 0, sizeof(OustGeom))
         self.g.geo = board.geo
         self.g.ncells = n
+        self.g.nwords = (n + 63) >> 6
         self.g.pass_action = n
+        for c in range(n):
+            nbs = board.neighbours(c)
+            for d in range(6):
+                self.g.nbx[c][d] = nbs[d] if d < len(nbs) else NOWHERE
         cdef uint64_t x = 0x4F555354 ^ (<uint64_t>size << 32) ^ (<uint64_t>(kind == "square") << 40)
         for colour in range(2):
             zobrist_fill(self.g.zobrist[colour], n, &x)
@@ -592,15 +645,31 @@ cdef class OustState(State):
 
     def _chain_table(self):
         """The raw bookkeeping (for tests): per cell root, next, size, colour, reach; per
-        colour chains, stones and the cells where it may place."""
+        colour chains, stones, the cells where it may place (brought up to date) and
+        the cells still to evaluate for it (``stale``; none for the colour to move)."""
         cdef OustCore* s = self._s()
         cdef int32_t n = self._g().ncells, c
+        sets = self._legal_sets()
         return {"root": [s.ch.root[c] for c in range(n)], "next": [s.ch.next[c] for c in range(n)],
                 "size": [s.ch.size[c] for c in range(n)], "colour": [s.ch.colour[c] for c in range(n)],
                 "reach": [s.reach[c] for c in range(n)],
                 "chains": [s.ch.chains[0], s.ch.chains[1]], "stones": [s.ch.stones[0], s.ch.stones[1]],
-                "legal": [[c for c in range(n) if bit_get(s.legal[k], c)] for k in range(2)],
-                "nlegal": [s.nlegal[0], s.nlegal[1]]}
+                "legal": [cells for cells, _ in sets], "nlegal": [count for _, count in sets],
+                "stale": [[c for c in range(n) if bit_get(s.stale[k], c)] for k in range(2)]}
+
+    def _legal_sets(self, bint from_scratch=False):
+        """Per colour, the cells where it may place (for tests): the incremental
+        sets brought up to date (their stale cells evaluated), or with
+        ``from_scratch`` recomputed from the chains alone.  The state is not changed."""
+        cdef OustCore copy
+        cdef int32_t n = self._g().ncells, c, k
+        memcpy(&copy, self._s(), sizeof(OustCore))
+        if from_scratch:
+            _rebuild_derived(&copy, self._g())
+        else:
+            _refresh(&copy, self._g(), 0)
+            _refresh(&copy, self._g(), 1)
+        return [([c for c in range(n) if bit_get(copy.legal[k], c)], copy.nlegal[k]) for k in range(2)]
 
     def count_legal_turns(self, limit=None):
         """The number of distinct legal turns, without enumerating their strings

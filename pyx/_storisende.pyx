@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Storisende (RULES.md § Storisende).
+"""Storisende (rules: docs/games/storisende.rst).
 
 Every hex is a tile, territory or wall and may hold one stack of one colour.
 Colours are 0-based here, as in all code; RULES.md, positions (digits) and
@@ -38,6 +38,7 @@ from ludens._rng cimport splitmix64, splitmix64_mix
 from ludens._state cimport (Game, Header, Rules, SeatKeys, State, higher_of_two, pie_swap, seat_hash, seat_keys_fill,
                             set_to_move, two_player_returns)
 
+from ludens._board import connected_hexes
 from ludens._board import modular_cells, modular_layout   # re-exported: Storisende's boards
 from ludens._board import _HEX_DIRS
 from ludens._checks import index_in, short_repr
@@ -456,27 +457,13 @@ def _check_cells(value):
     cells = [(index_in(q, -_FAR, _FAR, "cells: q"), index_in(r, -_FAR, _FAR, "cells: r")) for q, r in value]
     if len(set(cells)) != len(cells):
         raise ValueError("cells: a hex is listed twice")
-    if len(_connected_from(cells[0], set(cells))) != len(cells):
+    if len(connected_hexes(cells[0], set(cells))) != len(cells):
         raise ValueError("cells: the hexes are not one connected board")
     # Lists of lists: the form that survives a JSON round trip unchanged.
     return [[q, r] for q, r in sorted(cells, key=lambda x: (x[1], x[0]))]
 
 
 _FAR = 1 << 20
-
-
-def _connected_from(start, cells):
-    """The hexes of ``cells`` connected to ``start``."""
-    seen = {start}
-    todo = [start]
-    while todo:
-        q, r = todo.pop()
-        for dq, dr in _HEX_DIRS:
-            p = (q + dq, r + dr)
-            if p in cells and p not in seen:
-                seen.add(p)
-                todo.append(p)
-    return seen
 
 
 _BOARD = Param("board", "hexhex", "'hexhex' (side `size`), 'modular' (`modules` random 7-hex modules, "
@@ -493,7 +480,7 @@ KIND_LETTERS = "vtw"
 
 
 cdef class StorisendeGame(Game):
-    """Storisende on a hexhex, modular or custom board (RULES.md § Storisende)."""
+    """Storisende on a hexhex, modular or custom board (rules: docs/games/storisende.rst)."""
 
     NAME = "storisende"
     TITLE = "Storisende"

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Tip-Top-Toe (RULES.md § Tip-Top-Toe).
+"""Tip-Top-Toe (rules: docs/games/tiptoptoe.rst).
 
 Nine houses of 3x3 squares; every square carries a number 1..39 (each middle
 square a number of its own, corner squares in pairs, side squares in threes).
@@ -27,7 +27,6 @@ left: house ``(row // 3) * 3 + col // 3``, local square ``(row % 3) * 3 + col % 
 from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
-
 
 from ludens._board cimport Board
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
@@ -294,7 +293,7 @@ def _validate_labels(value):
 
 _LABELS = Param("labels", None,
                 "the numbering: 9 rows of 9 numbers, top row first (nested sequence, text "
-                "with rows split by '/' or newlines, or dict cell -> number); None: RULES.md's board",
+                "with rows split by '/' or newlines, or dict cell -> number); None: the shipped numbering",
                 kind=object, optional=True, validate=_validate_labels)
 _SWAP_PARAM = Param("swap", True, "pie rule: after Black's first turn White may swap seats", kind=bool)
 _PROTOCOL = Param("protocol", "1*", "movement protocol: numbers per turn, e.g. 1*, 12*, 1234+",
@@ -304,7 +303,7 @@ _UPTO = Param("upto", False, "protocol entries are maxima: after one number 'end
 
 
 cdef class TipTopToeGame(Game):
-    """Tip-Top-Toe on a 9x9 board of numbered squares (RULES.md § Tip-Top-Toe).
+    """Tip-Top-Toe on a 9x9 board of numbered squares (rules: docs/games/tiptoptoe.rst).
 
     Parameters: ``labels`` (see ``parse_labels`` for the accepted forms; the
     game keeps the canonical text, rows top first joined by '/', or None for
@@ -393,7 +392,7 @@ cdef class TipTopToeGame(Game):
 
     def point_values(self):
         """The seed's strategy points of every number: the sum over its squares of
-        ``square_value`` (on RULES.md's board: 14 per side triple, 11 or 12 per corner pair)."""
+        ``square_value`` (on the shipped numbering: 14 per side triple, 11 or 12 per corner pair)."""
         out = {}
         for k in range(NUMBERS):
             out[k + 1] = sum([self.square_value(self.g.sq[k][j]) for j in range(self.g.nsq[k])])

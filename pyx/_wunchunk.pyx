@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Wunchunk (RULES.md § Wunchunk).
+"""Wunchunk (rules: docs/games/wunchunk.rst).
 
 Actions: ``colour * num_cells + cell`` places a stone of ``colour`` (0-based;
 any colour in play, whoever moves) on an empty cell; then END
@@ -532,7 +532,7 @@ _OPENING = Param("opening", "pie", "'pie': player 1 may swap after player 0's fi
                  "'balance': player 0's second turn must leave colour 1 with at most one chunk",
                  kind=str, choices=("pie", "balance"))
 
-# RULES.md's start positions: one pair of stones per colour.
+# The start positions (docs/games/wunchunk.rst): one pair of stones per colour.
 _START_2 = {5: (("f4", "f5"), ("d4", "d5")), 6: (("g5", "g6"), ("e5", "e6")),
             7: (("h6", "h7"), ("f6", "f7")), 8: (("i7", "i8"), ("g7", "g8"))}
 _START_3 = (("i7", "h7"), ("g7", "g8"), ("h9", "i8"))
@@ -543,7 +543,7 @@ _CELL = re.compile(r"[a-z]+[0-9]+")
 
 
 cdef class WunchunkGame(Game):
-    """Wunchunk on a hexhex board, 2-4 players (RULES.md § Wunchunk).
+    """Wunchunk on a hexhex board, 2-4 players (rules: docs/games/wunchunk.rst).
 
     ``scores()`` encodes the ranking: a player's score is minus their chunk
     count plus k/4, where k counts the players with as many chunks whom they

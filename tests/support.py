@@ -12,16 +12,27 @@ import ludens
 from ludens import records
 
 
+# The first games of each reference file, shipped with the tests (tests/data/reference).
+SHIPPED_REFERENCE = Path(__file__).resolve().parent / "data" / "reference"
+SHIPPED_GAMES_PER_FILE = 4
+FULL_GAMES_PER_FILE = 40
+
+
 def reference_dir() -> Optional[Path]:
-    """../shared/reference beside the checkout, or $LUDENS_REFERENCE."""
+    """$LUDENS_REFERENCE (the full set, as in CI) if set, else the shipped copies."""
     env = os.environ.get("LUDENS_REFERENCE")
-    path = Path(env) if env else Path(__file__).resolve().parents[2] / "shared" / "reference"
+    path = Path(env) if env else SHIPPED_REFERENCE
     return path if path.is_dir() else None
 
 
+def games_per_file() -> int:
+    """How many games each reference file holds in the set in use."""
+    return FULL_GAMES_PER_FILE if os.environ.get("LUDENS_REFERENCE") else SHIPPED_GAMES_PER_FILE
+
+
 def reference_files(pattern: str) -> list[Path]:
-    """The record files matching ``pattern``; a missing directory skips, unless
-    LUDENS_REQUIRE_REFERENCE=1 (set by CI), where it fails."""
+    """The record files matching ``pattern``; a missing $LUDENS_REFERENCE
+    skips, unless LUDENS_REQUIRE_REFERENCE=1 (set by CI), where it fails."""
     root = reference_dir()
     if root is None:
         if os.environ.get("LUDENS_REQUIRE_REFERENCE") == "1":

@@ -11,7 +11,7 @@ import pickle
 
 import numpy as np
 import pytest
-from support import read_records, reference_files, replay_record
+from support import games_per_file, read_records, reference_files, replay_record
 
 import ludens
 
@@ -562,7 +562,7 @@ def test_reference_records_replay():
             assert end.is_terminal()
             assert list(end.scores()) == rec["result"]["scores"]
             count += 1
-    assert count == 40
+    assert count == games_per_file()
 
 
 def test_simulate_matches_the_python_loop_with_captures():

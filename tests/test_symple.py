@@ -4,7 +4,7 @@ import itertools
 
 import numpy as np
 import pytest
-from support import read_records, reference_files, replay_record
+from support import games_per_file, read_records, reference_files, replay_record
 
 import ludens
 
@@ -722,5 +722,5 @@ def test_reference_records_replay():
                     if last.phase == "plant":
                         privileged_turns += 1
             count += 1
-    assert count == 200
-    assert privileged_turns >= 20
+    assert count == 5 * games_per_file()
+    assert privileged_turns >= games_per_file() // 2

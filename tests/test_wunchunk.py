@@ -11,7 +11,7 @@ import random
 
 import numpy as np
 import pytest
-from support import read_records, reference_files, replay_record
+from support import games_per_file, read_records, reference_files, replay_record
 
 import ludens
 
@@ -569,7 +569,7 @@ def test_reference_records_replay():
             state = replay_record(rec, {"opening": "balance"}, check)
             assert state.to_json()["score_arrays"] == rec["result"]["scores"]
             count += 1
-    assert count >= 80
+    assert count == 2 * games_per_file()
 
 
 def test_position_round_trip_and_checks():

@@ -18,7 +18,9 @@ from ludens.errors import IllegalActionError, LudensError, NotationError, Parame
 from ludens import bots
 from ludens.matches import MatchResult, match
 from ludens.pictures import svg
+from ludens import records
 from ludens.simulation import SimulationResult, simulate
+from ludens.sweeps import sweep
 
 __version__ = "0.1.0"
 
@@ -42,6 +44,8 @@ __all__ = [
     "games",
     "load",
     "match",
+    "records",
     "simulate",
     "svg",
+    "sweep",
 ]

@@ -1,9 +1,11 @@
 # cython: language_level=3
 """Bitsets over cells (64 cells a word), as inline C shared by the games.
 
-``ctz64`` and ``popcount64`` use the compiler's builtins where they exist; on
-MSVC, ``_BitScanForward64`` and a portable bit count (the wheels target
-baseline x86-64, which may lack the POPCNT instruction).
+``ctz64`` uses the compiler's builtin (``_BitScanForward64`` on MSVC).
+``popcount64`` uses the builtin only where it is one instruction (POPCNT
+enabled, or AArch64); elsewhere -- the wheels target baseline x86-64, which
+may lack POPCNT, and GCC's builtin then calls a library routine -- an inline
+branch-free bit count, which is cheaper than that call.
 """
 
 from libc.stdint cimport int32_t, uint64_t
@@ -15,15 +17,18 @@ cdef extern from *:
     static __inline int ludens_ctz64(unsigned long long x) {
         unsigned long i; _BitScanForward64(&i, x); return (int)i;
     }
+    #else
+    static inline int ludens_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
+    #endif
+    #if (defined(__GNUC__) || defined(__clang__)) && (defined(__POPCNT__) || defined(__aarch64__))
+    static inline int ludens_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
+    #else
     static __inline int ludens_popcount64(unsigned long long x) {
         x = x - ((x >> 1) & 0x5555555555555555ULL);
         x = (x & 0x3333333333333333ULL) + ((x >> 2) & 0x3333333333333333ULL);
         x = (x + (x >> 4)) & 0x0F0F0F0F0F0F0F0FULL;
         return (int)((x * 0x0101010101010101ULL) >> 56);
     }
-    #else
-    static inline int ludens_ctz64(unsigned long long x) { return __builtin_ctzll(x); }
-    static inline int ludens_popcount64(unsigned long long x) { return __builtin_popcountll(x); }
     #endif
     """
     int ctz64 "ludens_ctz64"(uint64_t x) noexcept nogil          # x != 0
@@ -42,12 +47,11 @@ cdef inline void bit_clear(uint64_t* b, int32_t c) noexcept nogil:
     b[c >> 6] &= ~((<uint64_t>1) << (c & 63))
 
 
-cdef inline bint bits_any(const uint64_t* b, int32_t nwords) noexcept nogil:
-    cdef int32_t w
+cdef inline int32_t bits_count(const uint64_t* b, int32_t nwords) noexcept nogil:
+    cdef int32_t w, n = 0
     for w in range(nwords):
-        if b[w]:
-            return True
-    return False
+        n += popcount64(b[w])
+    return n
 
 
 cdef inline int32_t bits_list(const uint64_t* b, int32_t nwords, int32_t* out) noexcept nogil:
@@ -73,27 +77,28 @@ cdef inline int32_t bits_counts(const uint64_t* b, int32_t nwords, int32_t* coun
 
 
 cdef inline int32_t select_in_word(uint64_t x, int32_t i) noexcept nogil:
-    """The position of the i-th set bit of x (0-based, from the low end); i < popcount(x)."""
-    cdef int32_t k, pos = 0
-    k = popcount64(x & <uint64_t>0xFFFFFFFF)
-    if i >= k:
-        i -= k
-        x >>= 32
-        pos += 32
-    k = popcount64(x & 0xFFFF)
-    if i >= k:
-        i -= k
-        x >>= 16
-        pos += 16
-    k = popcount64(x & 0xFF)
-    if i >= k:
-        i -= k
-        x >>= 8
-        pos += 8
+    """The position of the i-th set bit of x (0-based, from the low end); i < popcount(x).
+
+    Broadword: the bit counts of the eight bytes, their running sums (one
+    multiply), then the byte holding the bit is the number of running sums
+    not above i, found for all bytes at once; the rest is inside that byte.
+    """
+    cdef uint64_t ones = <uint64_t>0x0101010101010101, highs = <uint64_t>0x8080808080808080
+    cdef uint64_t b = x - ((x >> 1) & <uint64_t>0x5555555555555555)
+    b = (b & <uint64_t>0x3333333333333333) + ((b >> 2) & <uint64_t>0x3333333333333333)
+    b = (b + (b >> 4)) & <uint64_t>0x0F0F0F0F0F0F0F0F
+    cdef uint64_t sums = b * ones                   # byte k: the set bits in bytes 0..k
+    # Byte k of (i | 0x80 per byte) - sums keeps its high bit iff sums_k <= i (all sums < 128).
+    cdef uint64_t below = (((<uint64_t>i * ones) | highs) - sums) & highs
+    cdef int32_t k = <int32_t>(((below >> 7) * ones) >> 56)     # bytes wholly below the bit
+    cdef int32_t shift = k << 3
+    if k > 0:
+        i -= <int32_t>((sums >> (shift - 8)) & 0xFF)
+    x = (x >> shift) & 0xFF
     while i > 0:
         x &= x - 1
         i -= 1
-    return pos + ctz64(x)
+    return shift + ctz64(x)
 
 
 cdef inline int32_t bits_select(const uint64_t* b, const int32_t* counts, int32_t i) noexcept nogil:

@@ -9,6 +9,7 @@ SQUARE_DIRECTION_NAMES: tuple[str, ...]
 def letters(i: int) -> str: ...
 def modular_layout(modules: int, seed: int) -> list[tuple[int, int]]:
     """Centres (axial q, r) of the modules of a modular board, in placement order."""
+def connected_hexes(start: tuple[int, int], cells: set[tuple[int, int]]) -> set[tuple[int, int]]: ...
 def modular_cells(modules: int, seed: int) -> list[tuple[int, int]]:
     """The hexes (axial q, r) of the modular board, in (r, q) order."""
 

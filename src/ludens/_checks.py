@@ -3,12 +3,12 @@
 from __future__ import annotations
 
 import operator
-from typing import Optional
+from typing import Any, Optional
 
 from ludens.errors import ParameterError
 
 
-def index_in(value, lo: Optional[int], hi: Optional[int], what: str,
+def index_in(value: Any, lo: Optional[int], hi: Optional[int], what: str,
              error: type[ValueError] = ParameterError) -> int:
     """``value`` as an int in ``lo..hi`` (either bound may be None); ``error``
     naming ``what`` otherwise.
@@ -33,7 +33,7 @@ def index_in(value, lo: Optional[int], hi: Optional[int], what: str,
     return i
 
 
-def short_repr(value) -> str:
+def short_repr(value: Any) -> str:
     """``repr(value)``, cut short (hostile input can be huge)."""
     try:
         text = repr(value)

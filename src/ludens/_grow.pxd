@@ -34,7 +34,7 @@ turns (grows as maximal matchings) are in pyx/_grow.pyx.
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from ludens._bits cimport bit_clear, bit_get, bit_set, bits_any, bits_counts, bits_list, bits_select, ctz64
+from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_list, bits_select, ctz64
 from ludens._board cimport Geometry, geo_plane_area, geo_plane_at
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
@@ -82,6 +82,14 @@ ctypedef struct GrowCore:
     uint64_t fresh[GROW_WORDS]    # stones placed in the turn in progress
     int8_t grew[CHAIN_MAX_CELLS]  # during a grow, at a chain's root: it holds a fresh stone
     Chains ch
+
+
+cdef inline bint _any_bit(const uint64_t* b, int32_t nwords) noexcept nogil:
+    cdef int32_t w
+    for w in range(nwords):
+        if b[w]:
+            return True
+    return False
 
 
 cdef inline bint grow_any_plant(const GrowCore* s, int32_t colour, int32_t nwords) noexcept nogil:
@@ -181,7 +189,7 @@ cdef inline bint grow_after_stone(GrowCore* s, const GrowGeom* g, int32_t c) noe
     s.grew[s.ch.root[c]] = 1
     bit_set(s.fresh, c)
     s.h.hash ^= g.z_fresh[c]
-    if bits_any(s.avail, g.nwords):
+    if _any_bit(s.avail, g.nwords):
         s.h.turn_plies += 1
         return True
     if s.priv and grow_any_plant(s, PRIVILEGED, g.nwords):

@@ -1,6 +1,6 @@
 """Stubs for ludens._oust: Oust's game and state (public extras only)."""
 
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from ludens._state import Game, State
 
@@ -11,6 +11,10 @@ class OustGame(Game):
     TITLE: str
     size: int
     """The board's side, the default for its shape filled in (``params["size"]`` may be None)."""
+
+    def new_initial_state(self) -> OustState: ...
+    def new_state(self, position: dict[str, Any]) -> OustState: ...
+    def deserialize_state(self, text: str) -> OustState: ...
 
 class OustState(State):
     def winner_colour(self) -> int | None:

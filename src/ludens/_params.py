@@ -27,7 +27,7 @@ class Param:
     kind: type = int
     lo: Optional[int] = None
     hi: Optional[int] = None
-    choices: Optional[tuple] = None
+    choices: Optional[tuple[Any, ...]] = None
     optional: bool = False
     validate: Optional[Callable[[Any], Any]] = None
 
@@ -81,7 +81,7 @@ class Param:
         hi = "" if self.hi is None else str(self.hi)
         return f"{lo}..{hi}"
 
-    def describe(self) -> dict:
+    def describe(self) -> dict[str, Any]:
         """A plain-dict description (for ``ludens.games()`` and the CLI)."""
         d: dict[str, Any] = {"default": self.default, "type": self.kind.__name__, "doc": self.doc}
         if self.lo is not None or self.hi is not None:
@@ -91,3 +91,14 @@ class Param:
         if self.optional:
             d["optional"] = True
         return d
+
+
+def in_force(game: Any) -> dict[str, Any]:
+    """``game.params`` with each optional integer parameter left at None
+    replaced by the value the game derived for it (Symple's ``penalty``,
+    Oust's ``size``), read from the game's attribute of the same name."""
+    params = dict(game.params)
+    for p in type(game).PARAMS:
+        if params.get(p.name) is None and p.kind is int and getattr(game, p.name, None) is not None:
+            params[p.name] = int(getattr(game, p.name))
+    return params

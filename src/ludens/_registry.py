@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
-from typing import Any
+from typing import Any, Literal, overload
 
 from ludens import _hex, _oust, _storisende, _symple, _tiptoptoe, _wunchunk
+from ludens._params import in_force
+from ludens._state import Game
 from ludens.errors import ParameterError
 
 _GAMES = {cls.NAME: cls for cls in (_hex.HexGame, _hex.HoxGame, _symple.SympleGame, _oust.OustGame,
@@ -12,7 +14,27 @@ _GAMES = {cls.NAME: cls for cls in (_hex.HexGame, _hex.HoxGame, _symple.SympleGa
                                     _tiptoptoe.TipTopToeGame)}
 
 
-def load(name: str, **params: Any):
+# Type checkers see the game class of each name (names are case-insensitive
+# at run time; the last overload covers every other spelling).
+@overload
+def load(name: Literal["hex"], **params: Any) -> _hex.HexGame: ...
+@overload
+def load(name: Literal["hox"], **params: Any) -> _hex.HoxGame: ...
+@overload
+def load(name: Literal["symple"], **params: Any) -> _symple.SympleGame: ...
+@overload
+def load(name: Literal["oust"], **params: Any) -> _oust.OustGame: ...
+@overload
+def load(name: Literal["wunchunk"], **params: Any) -> _wunchunk.WunchunkGame: ...
+@overload
+def load(name: Literal["storisende"], **params: Any) -> _storisende.StorisendeGame: ...
+@overload
+def load(name: Literal["tiptoptoe"], **params: Any) -> _tiptoptoe.TipTopToeGame: ...
+@overload
+def load(name: str, **params: Any) -> Game: ...
+
+
+def load(name: str, **params: Any) -> Game:
     """The game ``name`` with ``params`` (defaults for the rest).
 
     Raises ParameterError (a ValueError) for an unknown game or a bad parameter.
@@ -24,19 +46,25 @@ def load(name: str, **params: Any):
     variant = getattr(cls, "_variant", None)    # a game played by another class for some parameters
     if variant is not None:
         cls = variant(params)
-    return cls(**params)
+    game: Game = cls(**params)
+    return game
 
 
 def games() -> dict[str, dict[str, Any]]:
-    """Every game: its title and its parameters with their defaults and ranges."""
-    return {
-        name: {"title": cls.TITLE, "params": {p.name: p.describe() for p in cls.PARAMS},
-               "protocols": getattr(cls, "PROTOCOLS", "")}
-        for name, cls in sorted(_GAMES.items())
-    }
+    """Every game: its title, its parameters with their defaults and ranges, and
+    the movement protocols it takes; ``in_force`` is the value each parameter
+    takes when every parameter is left at its default (a derived default such
+    as Symple's penalty, None, shows as the number it stands for)."""
+    out = {}
+    for name, cls in sorted(_GAMES.items()):
+        shown = in_force(cls())
+        out[name] = {"title": cls.TITLE,
+                     "params": {p.name: {**p.describe(), "in_force": shown[p.name]} for p in cls.PARAMS},
+                     "protocols": getattr(cls, "PROTOCOLS", "")}
+    return out
 
 
-def game_class(name: str):
+def game_class(name: str) -> type[Game]:
     """The class behind ``load(name)`` (for parameter parsing in the CLI)."""
     if name not in _GAMES:
         raise ParameterError(f"unknown game {name!r}; games: {', '.join(sorted(_GAMES))}")

@@ -1,9 +1,12 @@
-"""Stubs for Storisende's public extras (RULES.md § Storisende)."""
+"""Stubs for Storisende's public extras (rules: docs/games/storisende.rst)."""
 
-from typing import Literal, Optional, TypedDict, Union
+from typing import Any, Literal, Optional, TypedDict, Union
 
 from ludens._board import modular_cells as modular_cells, modular_layout as modular_layout
 from ludens._state import Game, State
+
+KIND_LETTERS: str
+"""The letters of a hex's kind in records and positions: tile, territory, wall."""
 
 Decoded = Union[
     tuple[Literal["place"], int],
@@ -28,6 +31,10 @@ class StorisendeGame(Game):
     def move_action(self, frm: Union[str, int], to: Union[str, int]) -> Optional[int]:
         """The move from ``frm`` to ``to`` (it moves as many pieces as steps); None if not on a line."""
     def decode(self, action: int) -> Decoded: ...
+
+    def new_initial_state(self) -> StorisendeState: ...
+    def new_state(self, position: dict[str, Any]) -> StorisendeState: ...
+    def deserialize_state(self, text: str) -> StorisendeState: ...
 
 class StorisendeState(State):
     def regions(self) -> list[Region]:

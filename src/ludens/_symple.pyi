@@ -1,11 +1,13 @@
-"""Stubs for the public extras of ludens._symple (Symple, RULES.md § Symple)."""
+"""Stubs for the public extras of ludens._symple (Symple, rules: docs/games/symple.rst)."""
+
+from typing import Any
 
 from ludens._grow import PHASES as PHASES
 from ludens._grow import GrowState
 from ludens._state import Game
 
 def default_penalty(n: int) -> int:
-    """RULES.md's default penalty for an n x n board (4, 6, 10 at 9, 13, 19)."""
+    """The default penalty for an n x n board (4, 6, 10 at 9, 13, 19)."""
 
 class SympleGame(Game):
     @property
@@ -13,5 +15,9 @@ class SympleGame(Game):
         """The penalty per chain in force (the size's default when the parameter is None)."""
     @property
     def size(self) -> int: ...
+
+    def new_initial_state(self) -> SympleState: ...
+    def new_state(self, position: dict[str, Any]) -> SympleState: ...
+    def deserialize_state(self, text: str) -> SympleState: ...
 
 class SympleState(GrowState): ...

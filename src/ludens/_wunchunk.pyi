@@ -1,6 +1,6 @@
 """Type stubs for ludens._wunchunk (Wunchunk)."""
 
-from typing import Iterator, Optional
+from typing import Any, Iterator, Optional
 
 from ludens._state import Game, State
 
@@ -18,6 +18,10 @@ class WunchunkGame(Game):
     ``score_arrays`` (cut as in the reference records), and ``swapped``,
     ``passes``, ``turn`` (and ``placed``/``limit`` mid-turn).
     """
+
+    def new_initial_state(self) -> WunchunkState: ...
+    def new_state(self, position: dict[str, Any]) -> WunchunkState: ...
+    def deserialize_state(self, text: str) -> WunchunkState: ...
 
 class WunchunkState(State):
     @property

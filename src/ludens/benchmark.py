@@ -7,7 +7,7 @@ numbers are comparable between games and runs on the same machine.
 from __future__ import annotations
 
 import time
-from typing import Union
+from typing import Any, Union
 
 import ludens
 from ludens._state import Game
@@ -17,7 +17,7 @@ def _game(game: Union[str, Game]) -> Game:
     return ludens.load(game) if isinstance(game, str) else game
 
 
-def c_playouts(game: Union[str, Game], seconds: float = 1.0, threads: int = 1, seed: int = 0) -> dict:
+def c_playouts(game: Union[str, Game], seconds: float = 1.0, threads: int = 1, seed: int = 0) -> dict[str, Any]:
     """Random playouts in C through ``simulate``: playouts/s and ns per atomic action."""
     g = _game(game)
     n, total_plies, elapsed = 64, 0, 0.0
@@ -33,7 +33,7 @@ def c_playouts(game: Union[str, Game], seconds: float = 1.0, threads: int = 1, s
             "ns_per_ply": elapsed / total_plies * 1e9, "games": games, "threads": threads}
 
 
-def python_loop(game: Union[str, Game], seconds: float = 1.0, seed: int = 0) -> dict:
+def python_loop(game: Union[str, Game], seconds: float = 1.0, seed: int = 0) -> dict[str, Any]:
     """The Python loop ``legal_actions -> random choice -> apply_action``."""
     g = _game(game)
     rng = ludens.Rng(seed)
@@ -51,7 +51,7 @@ def python_loop(game: Union[str, Game], seconds: float = 1.0, seed: int = 0) -> 
             "ns_per_ply": elapsed / max(plies, 1) * 1e9, "games": games}
 
 
-def clone_cost(game: Union[str, Game], seconds: float = 0.3) -> dict:
+def clone_cost(game: Union[str, Game], seconds: float = 0.3) -> dict[str, Any]:
     """ns per ``clone()`` of a state a third of the way through a random game, and the core's size."""
     g = _game(game)
     res = ludens.simulate(g, 1, seed=1)

@@ -2,8 +2,8 @@
 
     ludens list
     ludens simulate GAME [-p key=value[,value...] ...] -n N [--seed S] [--threads T]
-                         [--max-plies M] [--csv FILE] [--json]
-    ludens play GAME [-p ...] [--vs random|mcts|human] [--seat 0|1] [--seed S]
+                         [--max-plies M] [--csv FILE] [--json] [--plot FILE] [--record FILE [--record-games K]]
+    ludens play GAME [-p ...] [--vs random|mcts|human] [--seat 0|1] [--seed S] [--save FILE]
                      [--seconds S | --simulations N] [--threads T]
     ludens match GAME BOT_A BOT_B [-p ...] -n N [--seed S] [--threads T] [--max-plies M] [--json]
     ludens analyse GAME [-p ...] [--moves "m1 m2 ..."] [--seconds S | --simulations N] [--top K]
@@ -24,10 +24,10 @@ import itertools
 import json
 import os
 import sys
-from typing import Any, Optional, Sequence, TextIO
+from typing import Any, Iterable, NoReturn, Optional, Sequence, TextIO
 
 import ludens
-from ludens import benchmark, bots, pictures, records
+from ludens import benchmark, bots, pictures, records, sweeps
 from ludens._registry import game_class
 from ludens.errors import LudensError
 
@@ -37,7 +37,7 @@ class UsageError(Exception):
 
 
 class _Parser(argparse.ArgumentParser):
-    def error(self, message: str):  # one line instead of usage + message
+    def error(self, message: str) -> NoReturn:  # one line instead of usage + message
         raise UsageError(f"{self.prog}: {message}")
 
 
@@ -65,11 +65,10 @@ def parse_params(game: str, items: Sequence[str]) -> list[dict[str, Any]]:
             axes[key] = [spec[key].parse(v, game) for v in texts]
         except LudensError as e:
             raise UsageError(str(e)) from None
-    keys = list(axes)
-    return [dict(zip(keys, combo)) for combo in itertools.product(*axes.values())] or [{}]
+    return sweeps.combinations(game, axes)
 
 
-def _one_game(args) -> ludens.Game:
+def _one_game(args: argparse.Namespace) -> ludens.Game:
     """The game of ``args.game`` with ``-p`` parameters that name one value each."""
     combos = parse_params(args.game, args.param)
     if len(combos) != 1:
@@ -86,7 +85,7 @@ def _load(game: str, params: dict[str, Any]) -> ludens.Game:
 
 # -- list ---------------------------------------------------------------------
 
-def cmd_list(args, out: TextIO) -> int:
+def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
     for name, info in ludens.games().items():
         print(f"{name}  ({info['title']})", file=out)
         for key, p in info["params"].items():
@@ -96,14 +95,17 @@ def cmd_list(args, out: TextIO) -> int:
                 extra = f", {lo if lo is not None else ''}..{hi if hi is not None else ''}"
             if "choices" in p:
                 extra = ", one of " + "/".join(map(str, p["choices"]))
-            print(f"    {key} = {p['default']!r}  ({p['type']}{extra}) {p['doc']}", file=out)
+            default = repr(p["default"])
+            if p["default"] is None and p["in_force"] is not None:
+                default = f"None (= {p['in_force']!r} with the other defaults)"
+            print(f"    {key} = {default}  ({p['type']}{extra}) {p['doc']}", file=out)
         print(f"    protocols: {info.get('protocols') or 'its own turns only'}", file=out)
     return 0
 
 
 # -- simulate -----------------------------------------------------------------
 
-def cmd_simulate(args, out: TextIO) -> int:
+def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     combos = parse_params(args.game, args.param)
     if args.n < 0:
         raise UsageError("-n must be non-negative")
@@ -113,20 +115,35 @@ def cmd_simulate(args, out: TextIO) -> int:
         raise UsageError("--threads must be at least 1")
     if args.max_plies is not None and args.max_plies < 0:
         raise UsageError("--max-plies must be non-negative")
+    if args.record_games < 0:
+        raise UsageError("--record-games must be non-negative")
     games = [(params, _load(args.game, params)) for params in combos]
     # Opened before the run, so that a bad path fails at once, not after it.
     csv_file = _open_for_writing(args.csv) if args.csv else None
+    results: Results = []
+    sampled: list[dict[str, Any]] = []
     try:
-        results = []
         for params, game in games:
             res = ludens.simulate(game, args.n, seed=args.seed, threads=args.threads, max_plies=args.max_plies,
                                   progress=not args.no_progress and not args.json)
             results.append((params, res))
+            if args.record:      # the first games of each combination, played again in Python
+                sampled += records.sample(game, res.seed, min(args.n, args.record_games), res.max_plies)
         if csv_file is not None:
             _write_csv(csv_file, results)
     finally:
         if csv_file is not None:
             csv_file.close()
+    if args.record:
+        _save(args.record, sampled)
+    if args.plot:
+        table = [row for params, res in results for row in sweeps.rows(_shown(params, res), res)]
+        try:
+            sweeps.plot(table, args.plot, title=f"{args.game}: {args.n} random games per point")
+        except ImportError as e:
+            raise UsageError(str(e)) from None
+        except (OSError, ValueError) as e:
+            raise UsageError(f"cannot write {args.plot}: {e}") from None
     if args.json:
         json.dump([res.summary() for _, res in results], out, indent=2)
         print(file=out)
@@ -137,6 +154,9 @@ def cmd_simulate(args, out: TextIO) -> int:
     return 0
 
 
+Results = list[tuple[dict[str, Any], ludens.SimulationResult]]
+
+
 def _open_for_writing(path: str, newline: Optional[str] = "") -> TextIO:
     try:
         return open(path, "w", newline=newline, encoding="utf-8")
@@ -144,7 +164,7 @@ def _open_for_writing(path: str, newline: Optional[str] = "") -> TextIO:
         raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
 
 
-def _write_csv(f: TextIO, results) -> None:
+def _write_csv(f: TextIO, results: Results) -> None:
     import csv
     w = None
     for params, res in results:
@@ -156,7 +176,12 @@ def _write_csv(f: TextIO, results) -> None:
             w.writerow(list(params.values()) + list(row))
 
 
-def _sweep_table(results) -> str:
+def _shown(params: dict[str, Any], res: ludens.SimulationResult) -> dict[str, Any]:
+    """The swept parameters with the values in force (a default None shown as its real value)."""
+    return {k: res.params.get(k, v) for k, v in params.items()}
+
+
+def _sweep_table(results: Results) -> str:
     keys = list(results[0][0])
     players = results[0][1].num_players
     head = keys + ["games"] + [f"p{p} win% (95% CI)" for p in range(players)] + \
@@ -164,7 +189,8 @@ def _sweep_table(results) -> str:
     rows = []
     for params, res in results:
         s = res.summary()
-        cells = [str(params[k]) for k in keys] + [str(s["games"])]
+        shown = _shown(params, res)
+        cells = [str(shown[k]) for k in keys] + [str(s["games"])]
         for w in s["wins"]:
             lo, hi = w["ci95"]
             cells.append(f"{100 * w['rate']:.1f} ({100 * lo:.1f}-{100 * hi:.1f})")
@@ -172,7 +198,10 @@ def _sweep_table(results) -> str:
                   f"{s['branching']:.1f}", f"{s['playouts_per_second']:,.0f}"]
         rows.append(cells)
     widths = [max(len(r[i]) for r in rows + [head]) for i in range(len(head))]
-    line = lambda r: "  ".join(c.rjust(w) for c, w in zip(r, widths))
+
+    def line(r: list[str]) -> str:
+        return "  ".join(c.rjust(w) for c, w in zip(r, widths))
+
     game = results[0][1].game
     return "\n".join([f"{game}: {results[0][1].n} games per row, seed {results[0][1].seed}",
                       line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
@@ -202,7 +231,7 @@ _PLAY_HELP = """Enter a whole turn in the game's notation (e.g. a cell name, or 
 Commands: moves (the legal turns), undo (take back your last turn), help, quit."""
 
 
-def _search_settings(args) -> dict[str, Any]:
+def _search_settings(args: argparse.Namespace) -> dict[str, Any]:
     """MCTS settings from --seconds / --simulations / --threads (shared by play and analyse)."""
     if args.seconds is not None and args.simulations is not None:
         raise UsageError("give --seconds or --simulations, not both")
@@ -220,7 +249,7 @@ def _search_settings(args) -> dict[str, Any]:
     return settings
 
 
-def cmd_play(args, out: TextIO, inp: TextIO) -> int:
+def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     game = _one_game(args)
     if args.seat is not None and not 0 <= args.seat < game.num_players:
         raise UsageError(f"--seat must be in 0..{game.num_players - 1}")
@@ -230,6 +259,17 @@ def cmd_play(args, out: TextIO, inp: TextIO) -> int:
     else:
         computer = bots.RandomBot(args.seed)
     state = game.new_initial_state()
+    try:
+        return _play_session(args, state, computer, out, inp)
+    finally:
+        if args.save:
+            _save(args.save, [records.from_state(state)])
+            print(f"saved the game ({len(state.turns)} turns) to {args.save}", file=out)
+
+
+def _play_session(args: argparse.Namespace, state: ludens.State, computer: bots.Bot, out: TextIO,
+                  inp: TextIO) -> int:
+    game = state.game
     starts: list[int] = []                    # ply at which each turn started
     human = (lambda p: True) if args.vs == "human" else (lambda p: p == (args.seat or 0))
     print(f"{game!r}: you are {'every player' if args.vs == 'human' else f'player {args.seat or 0}'}. "
@@ -288,7 +328,7 @@ def cmd_play(args, out: TextIO, inp: TextIO) -> int:
 
 # -- match and analyse ----------------------------------------------------------
 
-def cmd_match(args, out: TextIO) -> int:
+def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
     game = _one_game(args)
     if args.n < 0:
         raise UsageError("-n must be non-negative")
@@ -310,7 +350,7 @@ def cmd_match(args, out: TextIO) -> int:
     return 0
 
 
-def cmd_analyse(args, out: TextIO) -> int:
+def cmd_analyse(args: argparse.Namespace, out: TextIO) -> int:
     game = _one_game(args)
     if args.top < 1:
         raise UsageError("--top must be at least 1")
@@ -321,7 +361,8 @@ def cmd_analyse(args, out: TextIO) -> int:
     search = ludens.MCTS(state, seed=args.seed, threads=settings.pop("threads"))
     search.run(**settings)
     print(state, file=out)
-    proven = {1.0: "a proven win", 0.0: "a proven draw", -1.0: "a proven loss"}.get(search.proven)
+    proven = None if search.proven is None else \
+        {1.0: "a proven win", 0.0: "a proven draw", -1.0: "a proven loss"}.get(search.proven)
     print(f"player {search.player} to move: expected value {search.root_value:+.3f}"
           f"{f' ({proven})' if proven else ''}; {search.simulations:,} simulations, {search.nodes:,} nodes, "
           f"{search.seconds_spent:.2f} s", file=out)
@@ -334,7 +375,7 @@ def cmd_analyse(args, out: TextIO) -> int:
 
 # -- replay -------------------------------------------------------------------
 
-def cmd_replay(args, out: TextIO) -> int:
+def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
     try:
         recs = list(records.read(args.file))
     except OSError as e:
@@ -386,7 +427,7 @@ def _check_record(rec: Any, where: str, with_states: bool) -> None:
         raise UsageError(f"{where}: {len(moves)} moves but only {len(states)} recorded states")
 
 
-def _replay_page(args, recs: list, out: TextIO) -> int:
+def _replay_page(args: argparse.Namespace, recs: list[dict[str, Any]], out: TextIO) -> int:
     """Write the viewer page of one record: every position from the start."""
     if not 1 <= args.record <= len(recs):
         raise UsageError(f"--record {args.record}: {args.file} holds {len(recs)} record(s)")
@@ -414,6 +455,13 @@ def _play(game: ludens.Game, moves: Sequence[str], where: str) -> ludens.State:
     return state
 
 
+def _save(path: str, recs: Iterable[dict[str, Any]]) -> None:
+    try:
+        records.write(path, recs)
+    except OSError as e:
+        raise UsageError(f"cannot write {path}: {e.strerror or e}") from None
+
+
 def _write(path: str, text: str, out: Optional[TextIO] = None) -> None:
     if path == "-" and out is not None:
         out.write(text)
@@ -424,7 +472,7 @@ def _write(path: str, text: str, out: Optional[TextIO] = None) -> None:
 
 # -- render -------------------------------------------------------------------
 
-def cmd_render(args, out: TextIO) -> int:
+def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     if not args.size > 0:
         raise UsageError("--size must be positive")
     game = _one_game(args)
@@ -437,7 +485,7 @@ def cmd_render(args, out: TextIO) -> int:
 
 # -- bench --------------------------------------------------------------------
 
-def cmd_bench(args, out: TextIO) -> int:
+def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     names = [n.strip().lower() for n in args.games] or list(ludens.games())
     for n in names:
         if n not in ludens.games():
@@ -467,7 +515,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     sub.add_parser("list", help="games, their parameters and defaults", description="List the games.")
 
-    def game_args(p):
+    def game_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("game", metavar="GAME", help="a game name (see 'ludens list')")
         p.add_argument("-p", "--param", action="append", default=[], metavar="KEY=VALUE",
                        help="a game parameter; simulate sweeps comma-separated values")
@@ -482,6 +530,11 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("--csv", metavar="FILE", help="write one row per game to FILE")
     s.add_argument("--json", action="store_true", help="print the summaries as JSON")
     s.add_argument("--no-progress", action="store_true", help="no progress bar")
+    s.add_argument("--plot", metavar="FILE", help="draw the win rates with their 95%% intervals to FILE "
+                   "(.png, .svg, .pdf; needs matplotlib)")
+    s.add_argument("--record", metavar="FILE", help="write the records of a sample of games to FILE (.jsonl[.gz])")
+    s.add_argument("--record-games", type=int, default=100, metavar="K",
+                   help="games recorded per combination by --record: the first K (default 100)")
 
     p = sub.add_parser("play", help="play in the terminal", description="Play a game in the terminal.")
     game_args(p)
@@ -489,8 +542,9 @@ def build_parser() -> argparse.ArgumentParser:
                    help="the opponent: a random player (default), the computer's search, or another human")
     p.add_argument("--seat", type=int, default=None, help="your seat against the computer (default 0)")
     p.add_argument("--seed", type=int, default=0, help="seed of the computer player")
+    p.add_argument("--save", metavar="FILE", help="write the game's record to FILE (.jsonl[.gz]) when it ends")
 
-    def search_args(p):
+    def search_args(p: argparse.ArgumentParser) -> None:
         p.add_argument("--seconds", type=float, default=None, help="search time per decision")
         p.add_argument("--simulations", type=int, default=None,
                        help="simulations per decision (default 10000 unless --seconds)")

@@ -23,7 +23,11 @@ import html as _html
 import math
 import re
 from dataclasses import dataclass
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Iterable, Optional
+
+if TYPE_CHECKING:         # annotations only: _state imports this module
+    from ludens._board import Board
+    from ludens._state import Game, State
 
 # -- colours -------------------------------------------------------------------
 
@@ -46,20 +50,20 @@ _SQUARE = 40.0              # square cell / grid spacing, in drawing units
 
 @dataclass(frozen=True)
 class _Style:
-    colours: dict            # colour digit -> (fill, outline, ink)
+    colours: dict[int, tuple[str, str, str]]  # colour digit -> (fill, outline, ink)
     cell: str = "#efe1bf"    # fill of an empty cell
     line: str = "#a08c64"    # cell outlines
     points: bool = False     # stones on the intersections of a grid
     piece: float = 0.8       # radius of a piece, as a fraction of a cell's inner radius
     last: str = _LAST        # outline of the last turn's cells
-    kinds: Optional[dict] = None   # cell contents "<letter><digits>": letter -> (kind, fill, outline)
+    kinds: Optional[dict[str, Any]] = None   # cell contents "<letter><digits>": letter -> (kind, fill, outline)
 
 
 _PALETTE = {"black": _BLACK, "white": _WHITE, "red": _RED, "blue": _BLUE, "purple": _PURPLE}
 _DEFAULT_PIECES = ("black", "white", "red", "blue")
 
 
-def style_of(game) -> _Style:
+def style_of(game: Game) -> _Style:
     """The drawing style a game declares in ``DRAWING`` (``Game.DRAWING`` lists the keys)."""
     drawing = getattr(game, "DRAWING", None) or {}
     pieces = drawing.get("pieces", _DEFAULT_PIECES)
@@ -77,7 +81,7 @@ def _n(x: float) -> str:
     return "0" if text in ("-0", "") else text
 
 
-def _pts(points) -> str:
+def _pts(points: Iterable[tuple[float, float]]) -> str:
     return " ".join(f"{_n(x)},{_n(y)}" for x, y in points)
 
 
@@ -120,7 +124,7 @@ class _Canvas:
 class _Layout:
     """Pixel positions of a board's cells (hex lattices pointy-top, rows downwards)."""
 
-    def __init__(self, board, points: bool) -> None:
+    def __init__(self, board: Board, points: bool) -> None:
         self.board = board
         self.hex = board.lattice == "hex"
         self.points = points
@@ -157,11 +161,11 @@ class _Layout:
 
 # -- what changed --------------------------------------------------------------
 
-def _changed(before: dict, after: dict) -> list[str]:
+def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
     return sorted(c for c in set(before) | set(after) if before.get(c) != after.get(c))
 
 
-def last_turn_cells(state) -> list[str]:
+def last_turn_cells(state: State) -> list[str]:
     """The cells whose contents the last turn changed (the turn in progress,
     if it has begun, else the last completed one)."""
     plies = state.turn_plies
@@ -176,7 +180,7 @@ def last_turn_cells(state) -> list[str]:
     return _changed(before.to_json()["board"], state.to_json()["board"])
 
 
-def legal_cells(state) -> list[str]:
+def legal_cells(state: State) -> list[str]:
     """The cells legal actions would play to: the last cell named in an action's
     string (a placement's cell, a move's destination), or else the cells the
     action changes (Tip-Top-Toe's numbers)."""
@@ -200,7 +204,7 @@ def legal_cells(state) -> list[str]:
 
 # -- the picture ---------------------------------------------------------------
 
-def svg(state, size: float = 480, coordinates: bool = True, last_turn: bool = True, legal: bool = False,
+def svg(state: State, size: float = 480, coordinates: bool = True, last_turn: bool = True, legal: bool = False,
         labels: bool = True) -> str:
     """The position of ``state`` as an SVG document (a string).
 
@@ -258,7 +262,7 @@ def _draw_turn_note(cv: _Canvas, state) -> None:
         cv.text((x0 + x1) / 2, y1 + 12, note, 11, "turn-note", ' fill="#444"')
 
 
-def _document(cv: _Canvas, size: float, name: str, state) -> str:
+def _document(cv: _Canvas, size: float, name: str, state: State) -> str:
     pad = 6.0
     x0, y0, x1, y1 = cv.box
     x0, y0, w, h = x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad
@@ -272,7 +276,7 @@ def _document(cv: _Canvas, size: float, name: str, state) -> str:
     return "\n".join([head, f"<title>{_esc(title)}</title>", background] + cv.items + ["</svg>"]) + "\n"
 
 
-def _draw_cells(cv: _Canvas, lay: _Layout, style: _Style, cells: dict) -> None:
+def _draw_cells(cv: _Canvas, lay: _Layout, style: _Style, cells: dict[str, Any]) -> None:
     """One polygon per cell; cells of a declared kind (Storisende's tile, territory,
     wall) in its colours, tiles with a raised rim."""
     kinds = style.kinds or {}
@@ -378,7 +382,7 @@ def _draw_house_borders(cv: _Canvas, lay: _Layout) -> None:
            f'stroke-linecap="square" fill="none"/>')
 
 
-def _draw_house_marks(cv: _Canvas, lay: _Layout, houses: Optional[list], style: _Style) -> None:
+def _draw_house_marks(cv: _Canvas, lay: _Layout, houses: Optional[list[Any]], style: _Style) -> None:
     """Tip-Top-Toe: a frame just inside each occupied house, in the colour
     of the occupier (both frames when both occupy it, Black's outside)."""
     left, top, side = _house_box(lay)
@@ -393,7 +397,7 @@ def _draw_house_marks(cv: _Canvas, lay: _Layout, houses: Optional[list], style: 
                    f'<rect {box} stroke="{outline}" stroke-width="4"/><rect {box} stroke="{fill}" stroke-width="2.2"/></g>')
 
 
-def _draw_control(cv: _Canvas, lay: _Layout, state, style: _Style) -> None:
+def _draw_control(cv: _Canvas, lay: _Layout, state: State, style: _Style) -> None:
     """Storisende: shade the hexes of each region one colour controls, as
     ``state.regions()`` counts them (as if the game ended now)."""
     regions = getattr(state, "regions", None)
@@ -421,7 +425,8 @@ def _draw_control(cv: _Canvas, lay: _Layout, state, style: _Style) -> None:
         cv.end()
 
 
-def _draw_labels(cv: _Canvas, lay: _Layout, game, cells: dict, style: _Style, on_pieces: bool) -> None:
+def _draw_labels(cv: _Canvas, lay: _Layout, game: Game, cells: dict[str, Any], style: _Style,
+                 on_pieces: bool) -> None:
     """The game's cell labels (Hox's letters, Tip-Top-Toe's numbers) on empty
     cells, or (``on_pieces``) on pieces, in the ink of the piece's colour."""
     label = game._cell_label
@@ -435,7 +440,7 @@ def _draw_labels(cv: _Canvas, lay: _Layout, game, cells: dict, style: _Style, on
     cv.end()
 
 
-def _draw_pieces(cv: _Canvas, lay: _Layout, style: _Style, cells: dict) -> None:
+def _draw_pieces(cv: _Canvas, lay: _Layout, style: _Style, cells: dict[str, Any]) -> None:
     radius = _SQUARE * 0.47 if lay.points else lay.inner * style.piece
     cv.group('stroke-width="1.4"')
     for name in lay.board.names:
@@ -524,12 +529,14 @@ def _shared_part(lines: dict[int, list[str]]) -> dict[int, str]:
     """For each line, the letters (or else the number) all its cells' names
     share; empty if some line shares neither."""
     for group in (1, 2):
-        out = {}
+        out: dict[int, str] = {}
         for key, names in lines.items():
             parts = {m.group(group) if m else None for m in map(_NAME.fullmatch, names)}
             if len(parts) != 1 or None in parts:
                 break
-            out[key] = parts.pop()
+            part = parts.pop()
+            assert part is not None
+            out[key] = part
         else:
             return out
     return {}
@@ -537,7 +544,7 @@ def _shared_part(lines: dict[int, list[str]]) -> dict[int, str]:
 
 # -- Jupyter and the viewer page -----------------------------------------------
 
-def html(state, **options: Any) -> str:
+def html(state: State, **options: Any) -> str:
     """The picture with a one-line caption, as an HTML fragment (Jupyter)."""
     caption = state._headline() if hasattr(state, "_headline") else state.game.name
     return (f'<figure class="ludens" style="margin:0;display:inline-block">{svg(state, **options)}'
@@ -545,7 +552,7 @@ def html(state, **options: Any) -> str:
             f"</figure>")
 
 
-def viewer(state, title: Optional[str] = None, size: float = 560) -> str:
+def viewer(state: State, title: Optional[str] = None, size: float = 560) -> str:
     """A self-contained HTML page (no network, no external scripts) stepping
     through the game that led to ``state``: one picture per position, from the
     start to after the last completed turn, with a slider, previous/next

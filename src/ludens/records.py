@@ -1,11 +1,15 @@
-"""Game records in the reference format (../shared/reference/README.md): read and replay.
+"""Game records (JSON lines, the format of the reference records): write, read and replay.
 
-A record holds a game's move strings and the position after every turn, as
-recorded by another implementation.  ``replay`` plays the moves in ludens and
-compares every position: the board, the player to move, and every extra field
-the record and ``State.to_json()`` both have (Symple ``grown`` and
-``scores``, Oust ``pieces``, Wunchunk ``chunks`` and ``score_arrays``,
-Storisende ``scores``), then the result.
+A record holds a game's move strings and the position after every turn.
+``from_state`` makes one from a played game, ``write`` and ``read`` store
+and load them (``.gz`` files are gzip-compressed), and ``replay`` plays the
+moves in ludens and compares every position: the board, the player to move,
+and every extra field the record and ``State.to_json()`` both have (Symple
+``grown`` and ``scores``, Oust ``pieces``, Wunchunk ``chunks`` and
+``score_arrays``, Storisende ``scores``), then the result.  The same replay
+checks records of another implementation (the reference records) and
+ludens' own.  The format is described on the documentation's "The record
+format" page (docs/record-format.rst).
 """
 
 from __future__ import annotations
@@ -14,27 +18,107 @@ import gzip
 import json
 import os
 from dataclasses import dataclass, field
-from typing import Any, Callable, Iterator, Optional, Union
+from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Union
 
 from ludens._registry import game_class, load
-from ludens._state import State
+from ludens._simulate import Rng
+from ludens._state import Game, State
 from ludens.errors import LudensError
 
-# Fields of a recorded state that describe the turn rather than the position.
-_NOT_POSITION = {"mover", "events", "board", "to_move"}
+# Fields of a recorded state that describe the turn rather than the position
+# ("events": the reference implementation's; "actions": ludens').
+_NOT_POSITION = {"mover", "events", "actions", "board", "to_move"}
 
 
-def read(path: Union[str, os.PathLike]) -> Iterator[dict]:
+PathLike = Union[str, "os.PathLike[str]"]
+
+
+def _open(path: PathLike, mode: str) -> Any:
+    if str(path).endswith(".gz"):
+        return gzip.open(path, mode + "t", encoding="utf-8")
+    return open(path, mode, encoding="utf-8")
+
+
+def read(path: PathLike) -> Iterator[dict[str, Any]]:
     """The records of a .jsonl or .jsonl.gz file, one dict per game."""
-    opener = gzip.open if str(path).endswith(".gz") else open
-    with opener(path, "rt", encoding="utf-8") as f:
+    with _open(path, "r") as f:
         for line in f:
             if line.strip():
                 yield json.loads(line)
 
 
-def record_params(record: dict) -> dict[str, Any]:
-    """The ``ludens.load`` parameters a record was played with (each game reads its records)."""
+def write(path: PathLike, records: Iterable[Mapping[str, Any]]) -> int:
+    """Write ``records`` to ``path``, one JSON object per line (gzip-compressed
+    when the name ends in ``.gz``); returns the number written."""
+    count = 0
+    with _open(path, "w") as f:
+        for rec in records:
+            f.write(json.dumps(_plain(rec), separators=(",", ":")) + "\n")
+            count += 1
+    return count
+
+
+def from_state(state: State, **extra: Any) -> dict[str, Any]:
+    """The record of the game that led to ``state``: its parameters, the
+    position before the first turn, every completed turn's move string with
+    the position after it, and the result so far.  ``extra`` fields (e.g.
+    ``seed``) are added as they are.  A turn still in progress is left out
+    of ``moves`` and ``states`` (the result is that of the position after
+    the last complete turn), but counted in the result's ``actions``.
+    """
+    game = state.game
+    record: dict[str, Any] = {"game": game.name, "params": _plain(game.params),
+                              "numplayers": game.num_players, "generator": f"ludens {_version()}"}
+    record.update(extra)
+    walker = state.clone()
+    while walker.ply:
+        walker.undo_action()
+    root = json.loads(state.serialize())["position"]      # None: the game's initial position
+    if root is not None:
+        record["position"] = root
+    record["initial"] = _position(walker)
+    history, moves, states, done = state.history, state.turns, [], 0
+    for end in state.turn_ends:
+        mover = walker.current_player
+        actions = []
+        for a in history[done:end]:
+            actions.append(walker.action_to_string(a))     # some strings depend on the position
+            walker.apply_action(a)
+        done = end
+        states.append({"mover": mover + 1, **_position(walker), "actions": actions})
+    record["moves"] = moves
+    record["states"] = states
+    over = walker.is_terminal()
+    best: list[int] = []
+    if over:
+        r = walker.returns()
+        best = [p + 1 for p in range(len(r)) if r[p] == r.max()]
+    record["result"] = {"gameover": over, "winner": best, "scores": _plain(walker.scores()),
+                        "plies": len(moves), "actions": state.ply, "truncated": not over}
+    return record
+
+
+def _position(state: State) -> dict[str, Any]:
+    """A position as records hold it: to_json() less the game's name and
+    parameters, the player to move 1-based (absent once the game is over)."""
+    d = {k: v for k, v in state.to_json().items() if k not in ("game", "params", "to_move")}
+    if not state.is_terminal():
+        d["to_move"] = state.current_player + 1
+    plain: dict[str, Any] = _plain(d)
+    return plain
+
+
+def _version() -> str:
+    from ludens import __version__
+    return __version__
+
+
+def record_params(record: dict[str, Any]) -> dict[str, Any]:
+    """The ``ludens.load`` parameters a record was played with: its own
+    ``params`` (records written by ludens), else those the reference records'
+    fields and variants imply (each game reads its records)."""
+    if isinstance(record.get("params"), dict):
+        return dict(record["params"])
     return dict(game_class(record["game"])._record_params(record))
 
 
@@ -63,7 +147,7 @@ def _plain(x: Any) -> Any:
     return x
 
 
-def compare_position(state: State, expect: dict) -> list[str]:
+def compare_position(state: State, expect: dict[str, Any]) -> list[str]:
     """The differences between ``state`` and a recorded position (empty if none)."""
     problems = []
     got = state.to_json()
@@ -80,8 +164,8 @@ def compare_position(state: State, expect: dict) -> list[str]:
     return problems
 
 
-def replay(record: dict, params: Optional[dict] = None, stop_at_first: bool = True,
-           on_turn: Optional[Callable[[State, dict], None]] = None) -> ReplayResult:
+def replay(record: dict[str, Any], params: Optional[dict[str, Any]] = None, stop_at_first: bool = True,
+           on_turn: Optional[Callable[[State, dict[str, Any]], None]] = None) -> ReplayResult:
     """Play a record's moves in ludens, comparing the position after every turn.
 
     ``on_turn(state, recorded_state)``, if given, is called after each turn's
@@ -89,7 +173,7 @@ def replay(record: dict, params: Optional[dict] = None, stop_at_first: bool = Tr
     """
     name = record["game"]
     game = load(name, **(record_params(record) if params is None else params))
-    state = game.new_initial_state()
+    state = game.new_state(record["position"]) if record.get("position") is not None else game.new_initial_state()
     result = ReplayResult(game=name, seed=record.get("seed"), turns=0, state=state)
     initial = record.get("initial")
     if initial is not None:
@@ -112,7 +196,7 @@ def replay(record: dict, params: Optional[dict] = None, stop_at_first: bool = Tr
     return result
 
 
-def _compare_result(state: State, result: dict) -> list[str]:
+def _compare_result(state: State, result: dict[str, Any]) -> list[str]:
     problems = []
     game = state.game
     if game.RECORD_FINAL_SCORES and result.get("scores") is not None:
@@ -129,3 +213,23 @@ def _compare_result(state: State, result: dict) -> list[str]:
         if best != expect:
             problems.append(f"winners (0-based) ludens {best}, record {expect}")
     return problems
+
+
+def random_game(source: Union[Game, State], seed: int, index: int, max_plies: int) -> State:
+    """Game ``index`` of a ``simulate(source, n, seed)`` batch, played again
+    in Python: the same random stream ``Rng(seed, index)``, the same draws,
+    cut after ``max_plies`` actions as ``simulate`` cuts it."""
+    state = source.new_initial_state() if isinstance(source, Game) else source.clone()
+    rng = Rng(seed, index)
+    start = state.ply
+    while not state.is_terminal() and state.ply - start < max_plies:
+        acts = state.legal_actions()
+        state.apply_action(acts[rng.below(len(acts))])
+    return state
+
+
+def sample(source: Union[Game, State], seed: int, count: int, max_plies: int) -> Iterator[dict[str, Any]]:
+    """The records of games 0 .. count-1 of a ``simulate(source, n, seed)``
+    batch (each carries its ``seed`` and its game ``index`` in the batch)."""
+    for i in range(count):
+        yield from_state(random_game(source, seed, i, max_plies), seed=seed, index=i)

@@ -15,12 +15,14 @@ import json
 import math
 import os
 import time
-from concurrent.futures import FIRST_COMPLETED, Executor, ThreadPoolExecutor, wait
+from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
-from typing import Any, Optional, Union
+from typing import Any, Callable, Iterable, Optional, Union
 
 import numpy as np
 
+from ludens import records
+from ludens._params import in_force
 from ludens._checks import index_in
 from ludens._registry import load
 from ludens._simulate import StopFlag, run_chunk
@@ -54,7 +56,7 @@ class SimulationResult:
     """
 
     game: str
-    params: dict
+    params: dict[str, Any]
     seed: int
     max_plies: int
     returns: np.ndarray
@@ -75,7 +77,7 @@ class SimulationResult:
 
     @property
     def num_players(self) -> int:
-        return self.returns.shape[1]
+        return int(self.returns.shape[1])
 
     @property
     def mean_legal(self) -> np.ndarray:
@@ -87,15 +89,17 @@ class SimulationResult:
         return self.n / self.seconds if self.seconds > 0 else float("inf")
 
     def summary(self) -> dict[str, Any]:
-        """Win and draw rates with 95% Wilson intervals, lengths, branching, scores."""
+        """Win, draw and truncation rates with 95% Wilson intervals, lengths,
+        branching, scores.  Every rate is over all ``games``: a truncated game
+        is neither a win nor a draw, so wins + draws + truncated = games."""
         n = self.n
         done = ~self.truncated
         finished = int(done.sum())
+        truncated = n - finished
         wins = []
         for p in range(self.num_players):
             k = int(((self.winner == p) & done).sum())
-            lo, hi = wilson_interval(k, finished)
-            wins.append({"player": p, "wins": k, "rate": k / finished if finished else 0.0, "ci95": (lo, hi)})
+            wins.append({"player": p, "wins": k, "rate": k / n if n else 0.0, "ci95": wilson_interval(k, n)})
         draws = int(((self.winner < 0) & done).sum())
         plies = self.plies.astype(np.float64)
         decisions = int(self.decisions.sum())
@@ -104,10 +108,11 @@ class SimulationResult:
             "params": self.params,
             "games": n,
             "finished": finished,
-            "truncated": int(self.truncated.sum()),
+            "truncated": truncated,
+            "truncated_rate": truncated / n if n else 0.0,
+            "truncated_ci95": wilson_interval(truncated, n),
             "wins": wins,
-            "draws": {"count": draws, "rate": draws / finished if finished else 0.0,
-                      "ci95": wilson_interval(draws, finished)},
+            "draws": {"count": draws, "rate": draws / n if n else 0.0, "ci95": wilson_interval(draws, n)},
             "plies": {"mean": float(plies.mean()) if n else 0.0,
                       "median": float(np.median(plies)) if n else 0.0,
                       "p95": float(np.percentile(plies, 95)) if n else 0.0},
@@ -132,6 +137,10 @@ class SimulationResult:
             lines.append(f"  player {w['player']} wins {w['rate']:7.2%}  (95% CI {lo:.2%} .. {hi:.2%})")
         lo, hi = s["draws"]["ci95"]
         lines.append(f"  draws          {s['draws']['rate']:7.2%}  (95% CI {lo:.2%} .. {hi:.2%})")
+        if s["truncated"]:
+            lo, hi = s["truncated_ci95"]
+            lines.append(f"  truncated      {s['truncated_rate']:7.2%}  (95% CI {lo:.2%} .. {hi:.2%}): "
+                         f"unfinished after {self.max_plies} plies, neither won nor drawn")
         p = s["plies"]
         lines.append(f"  plies mean {p['mean']:.1f}, median {p['median']:.0f}, p95 {p['p95']:.0f}; "
                      f"turns mean {s['turns_mean']:.1f}; branching {s['branching']:.1f}")
@@ -162,7 +171,7 @@ class SimulationResult:
             cols[f"score_{p}"] = self.scores[:, p]
         return cols
 
-    def to_csv(self, path: Union[str, os.PathLike]) -> None:
+    def to_csv(self, path: Union[str, "os.PathLike[str]"]) -> None:
         """One row per game: index, winner, plies, turns, truncated, mean_legal, returns, scores."""
         cols = self._columns()
         with open(path, "w", newline="") as f:
@@ -171,7 +180,7 @@ class SimulationResult:
             for row in zip(*(c.tolist() for c in cols.values())):
                 w.writerow(row)
 
-    def to_pandas(self):
+    def to_pandas(self) -> Any:
         """The per-game table as a pandas DataFrame (needs pandas)."""
         try:
             import pandas as pd
@@ -185,11 +194,12 @@ def _cached_game(name: str, params_json: str) -> Game:
     return load(name, **json.loads(params_json))
 
 
-def _chunk_task(spec: tuple, seed: int, start: int, count: int, max_plies: int) -> dict:
+def _chunk_task(spec: tuple[str, str, str, Optional[str]], seed: int, start: int, count: int,
+                max_plies: int) -> Optional[dict[str, np.ndarray]]:
     """A picklable unit of work: ``spec`` names the game, or carries a serialized state."""
-    kind, name, params_json, payload = spec
+    _, name, params_json, payload = spec
     game = _cached_game(name, params_json)
-    source = game if kind == "game" else game.deserialize_state(payload)
+    source = game if payload is None else game.deserialize_state(payload)
     return run_chunk(source, seed, start, count, max_plies)
 
 
@@ -207,7 +217,7 @@ def usable_cpus() -> int:
     return os.cpu_count() or 1
 
 
-def _resolve(game: Union[str, Game, State], params: dict) -> Union[Game, State]:
+def _resolve(game: Union[str, Game, State], params: dict[str, Any]) -> Union[Game, State]:
     """What the playouts start from: a Game (its initial state) or a snapshot of a State."""
     if isinstance(game, str):
         return load(game, **params)
@@ -228,7 +238,7 @@ def _check_count(value: Any, what: str, lo: int, hi: int) -> int:
 
 def _result_arrays(n: int, players: int) -> dict[str, np.ndarray]:
     """The empty per-game arrays of a batch of ``n`` (ParameterError if memory cannot hold them)."""
-    shapes = {"returns": ((n, players), np.float64), "scores": ((n, players), np.float64),
+    shapes: dict[str, tuple[Any, Any]] = {"returns": ((n, players), np.float64), "scores": ((n, players), np.float64),
               "winner": (n, np.int8), "plies": (n, np.int32), "turns": (n, np.int32),
               "decisions": (n, np.int32), "legal_sum": (n, np.int64), "truncated": (n, np.bool_)}
     try:
@@ -241,7 +251,9 @@ def _result_arrays(n: int, players: int) -> dict[str, np.ndarray]:
 
 def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: Optional[int] = None,
              executor: Optional[Executor] = None, max_plies: Optional[int] = None,
-             progress: bool = False, chunk_size: Optional[int] = None, **params: Any) -> SimulationResult:
+             progress: bool = False, chunk_size: Optional[int] = None,
+             record: Optional[Union[str, "os.PathLike[str]"]] = None, record_games: int = 100,
+             **params: Any) -> SimulationResult:
     """Play ``n`` uniformly random games in C and collect per-game results.
 
     ``game`` is a game name (with its parameters as keywords, as for
@@ -256,6 +268,9 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
     the game's own safety bound).  ``progress`` shows a tqdm bar.  ``n`` is at
     most ``MAX_GAMES``.  Ctrl-C stops the batch within a fraction of a second
     (KeyboardInterrupt).  Bad arguments raise ``ParameterError``.
+    ``record`` names a file (``.jsonl`` or ``.jsonl.gz``) that receives the
+    game records of the batch's first ``record_games`` games (played again
+    in Python on the same random streams; see ``ludens.records``).
     """
     source = _resolve(game, params)
     g = source.game if isinstance(source, State) else source
@@ -268,6 +283,7 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
         workers = threads if executor is None else max(threads, 8)
         chunk_size = max(1, min(2048, -(-n // (workers * 8)))) if n else 1
     chunk_size = _check_count(chunk_size, "chunk_size", 1, MAX_GAMES)
+    record_games = _check_count(record_games, "record_games", 0, MAX_GAMES)
     if isinstance(source, State) and source.is_terminal():
         raise ParameterError("cannot simulate from a finished game")
     out = _result_arrays(n, g.num_players)
@@ -278,7 +294,7 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
         from tqdm.auto import tqdm
         bar = tqdm(total=n, unit="game", desc=g.name, leave=False)
 
-    def store(start: int, part: dict) -> None:
+    def store(start: int, part: Any) -> None:
         for name in _ARRAYS:
             out[name][start:start + len(part["plies"])] = part[name]
         if bar is not None:
@@ -287,8 +303,8 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
     t0 = time.perf_counter()
     try:
         if executor is not None:
-            spec = ("game", g.name, json.dumps(g.params, sort_keys=True), None) if source is g else \
-                ("state", g.name, json.dumps(g.params, sort_keys=True), source.serialize())
+            payload = source.serialize() if isinstance(source, State) else None
+            spec = ("game" if payload is None else "state", g.name, json.dumps(g.params, sort_keys=True), payload)
             _run_windowed(lambda s, c: executor.submit(_chunk_task, spec, seed, s, c, limit),
                           chunks, 4 * max(threads, 8), store)
         elif threads == 1 or n <= chunk_size:
@@ -308,15 +324,18 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
         if bar is not None:
             bar.close()
     seconds = time.perf_counter() - t0
-    return SimulationResult(game=g.name, params=g.params, seed=seed, max_plies=limit, seconds=seconds,
+    if record is not None:
+        records.write(record, records.sample(source, seed, min(n, record_games), limit))
+    return SimulationResult(game=g.name, params=in_force(g), seed=seed, max_plies=limit, seconds=seconds,
                             threads=threads, executor=None if executor is None else type(executor).__name__,
                             **out)
 
 
-def _run_windowed(submit, chunks, window: int, store) -> None:
+def _run_windowed(submit: Callable[[int, int], Future[Any]], chunks: Iterable[tuple[int, int]], window: int,
+                  store: Callable[[int, Any], None]) -> None:
     """Submit ``(start, count)`` chunks, at most ``window`` in flight (the chunk
     list is never built), storing each result as it completes."""
-    pending: dict = {}
+    pending: dict[Future[Any], int] = {}
     try:
         for s, c in chunks:
             if len(pending) >= window:
@@ -330,7 +349,7 @@ def _run_windowed(submit, chunks, window: int, store) -> None:
         raise
 
 
-def _store_done(pending: dict, store) -> None:
+def _store_done(pending: dict[Future[Any], int], store: Callable[[int, Any], None]) -> None:
     done, _ = wait(pending, return_when=FIRST_COMPLETED)
     for fut in done:
         store(pending.pop(fut), fut.result())
