@@ -46,7 +46,8 @@ class LudensAECEnv(_pz.AECEnv):  # type: ignore[misc]  # AECEnv is Any: pettingz
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "ludens", "is_parallelizable": False}
 
-    def __init__(self, game: Game, render_mode: Optional[str] = None, max_plies: Optional[int] = None) -> None:
+    def __init__(self, game: Game, render_mode: Optional[str] = None,
+                 max_plies: Optional[int] = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
