@@ -146,3 +146,18 @@ def test_bot_spec_opponents():
     b, rb, _ = _episode(env, 3, _first_legal)       # reseeded by reset(seed=3): the same game
     assert ra == rb and len(a) == len(b)
     assert all(np.array_equal(x, y) for x, y in zip(a, b))
+
+
+def test_state_before_reset_is_a_clear_error():
+    env = lgym.env("hex", size=4)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.action_masks()
+    with pytest.raises(IllegalActionError, match="reset"):
+        env.step(0)
+
+
+def test_numpy_integer_action_is_its_int():
+    env = lgym.env("hex", size=4, opponent=lambda state: int(state.legal_actions()[0]))
+    env.reset(seed=0)
+    env.step(np.int64(5))
+    assert env.state is not None and env.state.history[0] == 5

@@ -113,3 +113,17 @@ def test_truncation_at_max_plies():
         obs, *_ = env.last()
         env.step(int(np.flatnonzero(obs["action_mask"])[0]))
     assert all(env.truncations.values()) and not any(env.terminations.values())
+
+
+def test_observe_before_reset_is_a_clear_error():
+    env = lpz.env("hex", size=4)
+    with pytest.raises(RuntimeError, match="reset"):
+        env.observe("player_0")
+
+
+def test_step_none_for_the_agent_to_move_is_illegal_and_changes_nothing():
+    env = lpz.env("hex", size=4)
+    env.reset(seed=0)
+    with pytest.raises(ludens.IllegalActionError, match="player_0 is to move"):
+        env.step(None)
+    assert env.state is not None and env.state.ply == 0 and env.agent_selection == "player_0"

@@ -6,12 +6,12 @@ The frameworks are optional extras, imported only by the adapter modules.
 from __future__ import annotations
 
 import importlib
-from typing import Any
+from typing import Any, Optional, Union
 
 import numpy as np
 
 from ludens._registry import load
-from ludens._state import Game
+from ludens._state import Game, State
 
 
 def require(module: str, extra: str) -> Any:
@@ -22,7 +22,7 @@ def require(module: str, extra: str) -> Any:
         raise ImportError(f"{module} is not installed: pip install \"ludens[{extra}]\" ({e})") from None
 
 
-def game_of(game: Any, params: dict[str, Any]) -> Game:
+def game_of(game: Union[str, Game], params: dict[str, Any]) -> Game:
     """A Game from a Game or a name and its parameters."""
     if isinstance(game, Game):
         if params:
@@ -40,6 +40,13 @@ def observation_high(game: Game) -> np.ndarray:
     elif game.name == "wunchunk":
         high[game.num_players + 2] = game.board.num_cells   # stones still to place this turn
     return high
+
+
+def started(state: Optional[State]) -> State:
+    """The env's State, or a clear error when the env was not reset() yet."""
+    if state is None:
+        raise RuntimeError("the environment has no game yet: call reset() first")
+    return state
 
 
 def agent_names(game: Game) -> list[str]:

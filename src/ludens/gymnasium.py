@@ -29,19 +29,24 @@ Games registered with ``gymnasium.make`` as ``"ludens/<game>-v0"``.
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Union
+from typing import TYPE_CHECKING, Any, Callable, Optional, SupportsFloat, Union
 
 import numpy as np
 
-from ludens._rl import game_of, observation_high, require
+from ludens._rl import game_of, observation_high, require, started
 from ludens._state import Game, State
 from ludens.errors import IllegalActionError, ParameterError
 
-_gym = require("gymnasium", "rl")
-_spaces = require("gymnasium.spaces", "rl")
+if TYPE_CHECKING:      # gymnasium ships type information: check against it
+    import gymnasium as _gym
+    from gymnasium import spaces as _spaces
+else:
+    _gym = require("gymnasium", "rl")
+    _spaces = require("gymnasium.spaces", "rl")
 
 RENDER_MODES = ("human", "ansi", "svg")
 Opponent = Union[str, Callable[[State], int], Any]
+Action = Union[int, np.integer[Any]]      # what Discrete.sample() gives, or a plain int
 
 
 def _opponent_object(opponent: Opponent) -> Any:
@@ -68,14 +73,14 @@ class _Callable:
         self.step = fn
 
 
-class LudensEnv(_gym.Env):
+class LudensEnv(_gym.Env[np.ndarray, np.int64]):
     """One ludens game against a fixed opponent (see the module docstring)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "render_fps": 1}
 
     def __init__(self, game: Game, opponent: Opponent = "random", seat: Union[int, str] = 0,
                  render_mode: Optional[str] = None, max_plies: Optional[int] = None,
-                 illegal_action: str = "lose"):
+                 illegal_action: str = "lose") -> None:
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ParameterError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
         if illegal_action not in ("lose", "raise"):
@@ -95,7 +100,8 @@ class LudensEnv(_gym.Env):
         self.seat = 0 if seat == "random" else int(seat)
         self._over = True           # until reset(); then once terminated or truncated
 
-    def reset(self, *, seed: Optional[int] = None, options: Optional[dict] = None):
+    def reset(self, *, seed: Optional[int] = None,
+              options: Optional[dict[str, Any]] = None) -> tuple[np.ndarray, dict[str, Any]]:
         super().reset(seed=seed)
         if seed is not None and hasattr(self._opponent_given, "reseeded"):
             self._opponent = self._opponent_given.reseeded(seed)     # a seeded bot: reproducible games
@@ -106,12 +112,13 @@ class LudensEnv(_gym.Env):
         self._over = False
         return self._observation(), self._info()
 
-    def step(self, action: int):
-        state = self.state
+    def step(self, action: Action) -> tuple[np.ndarray, SupportsFloat, bool, bool, dict[str, Any]]:
         if self._over:
             raise IllegalActionError("the episode is over: call reset()")
+        state = started(self.state)
         try:
-            state.apply_action(action)
+            # a numpy integer (Discrete.sample()) is the same action as its int
+            state.apply_action(int(action) if isinstance(action, np.integer) else action)
         except IllegalActionError:
             if self.illegal_action == "raise":
                 raise
@@ -129,7 +136,7 @@ class LudensEnv(_gym.Env):
         return self._observation(), reward, terminated, truncated, self._info()
 
     def _opponents_move(self) -> None:
-        state = self.state
+        state = started(self.state)
         while not state.is_terminal() and state.current_player != self.seat and state.ply < self.max_plies:
             if self._opponent is None:
                 legal = state.legal_actions()
@@ -139,13 +146,14 @@ class LudensEnv(_gym.Env):
             state.apply_action(action)
 
     def _observation(self) -> np.ndarray:
-        return self.state.observation_tensor(self.seat)
+        return started(self.state).observation_tensor(self.seat)
 
     def action_masks(self) -> np.ndarray:
         """The int8 mask of the agent's legal actions (all zeros once the game is over)."""
-        if self.state.current_player != self.seat:
+        state = started(self.state)
+        if state.current_player != self.seat:
             return np.zeros(self.game.num_actions, dtype=np.int8)
-        return self.state.legal_action_mask().view(np.int8)
+        return state.legal_action_mask().view(np.int8)
 
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat}

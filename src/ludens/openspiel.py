@@ -21,17 +21,22 @@ be None or a list (Oust's ``size``, Symple's ``penalty``, Storisende's
 from __future__ import annotations
 
 import json
-from typing import Any
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
 from ludens._registry import game_class, games
 from ludens._rl import require
+from ludens._params import Param
 from ludens._state import Game
 from ludens.errors import ParameterError
 
-pyspiel = require("pyspiel", "openspiel")
-_observation = require("open_spiel.python.observation", "openspiel")
+if TYPE_CHECKING:      # OpenSpiel ships no type information (pyproject.toml): its names are Any
+    import pyspiel
+    from open_spiel.python import observation as _observation
+else:
+    pyspiel = require("pyspiel", "openspiel")
+    _observation = require("open_spiel.python.observation", "openspiel")
 
 _PREFIX = "ludens_"
 
@@ -41,7 +46,7 @@ _PREFIX = "ludens_"
 # int travels as the value just below its range, and a list or None in an
 # object parameter as "" (None) or "j" + the hex digits of its JSON text.
 
-def _kind(param) -> str:
+def _kind(param: Param) -> str:
     if param.kind is int and param.optional and param.lo is not None:
         return "optional int"
     if param.kind in (bool, int, float, str) and not param.optional:
@@ -49,19 +54,25 @@ def _kind(param) -> str:
     return "object"
 
 
-def _encode(param, value: Any) -> Any:
+def _none_int(param: Param) -> int:
+    """What None travels as in an optional int parameter: the value just below its range."""
+    assert param.lo is not None         # _kind gives "optional int" only with a lower bound
+    return param.lo - 1
+
+
+def _encode(param: Param, value: Any) -> Any:
     kind = _kind(param)
     if kind == "optional int":
-        return param.lo - 1 if value is None else value
+        return _none_int(param) if value is None else value
     if kind == "object":
         return "" if value is None else "j" + json.dumps(value, separators=(",", ":")).encode().hex()
     return value
 
 
-def _decode(param, value: Any) -> Any:
+def _decode(param: Param, value: Any) -> Any:
     kind = _kind(param)
     if kind == "optional int":
-        return None if value == param.lo - 1 else value
+        return None if value == _none_int(param) else value
     if kind == "object":
         if value == "":
             return None
@@ -73,7 +84,7 @@ def _decode(param, value: Any) -> Any:
 
 
 def _spec(name: str) -> dict[str, Any]:
-    spec = {"max_plies": 0}                        # 0: the game's default_max_plies
+    spec: dict[str, Any] = {"max_plies": 0}                        # 0: the game's default_max_plies
     for p in game_class(name).PARAMS:
         spec[p.name] = _encode(p, p.default)
     return spec
@@ -87,12 +98,12 @@ def _ludens_params(name: str, spiel_params: dict[str, Any]) -> tuple[dict[str, A
     return out, max_plies
 
 
-class LudensSpielGame(pyspiel.Game):
+class LudensSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel.Game is Any: no types
     """A ludens game seen by pyspiel (created by pyspiel.load_game or load_game)."""
 
     NAME = ""         # set in the subclass registered for each game
 
-    def __init__(self, params: dict[str, Any] = None):
+    def __init__(self, params: Optional[dict[str, Any]] = None) -> None:
         name = self.NAME
         params = params or {}
         ludens_params, max_plies = _ludens_params(name, params)
@@ -106,64 +117,67 @@ class LudensSpielGame(pyspiel.Game):
             max_game_length=self.max_plies)
         super().__init__(_GAME_TYPES[name], info, params)
 
-    def new_initial_state(self):
+    def new_initial_state(self) -> LudensSpielState:
         return LudensSpielState(self)
 
-    def make_py_observer(self, iig_obs_type=None, params=None):
+    def make_py_observer(self, iig_obs_type: Any = None, params: Optional[dict[str, Any]] = None) -> Any:
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
             return _PlanesObserver(self.ludens_game, params)
         return _observation.IIGObserverForPublicInfoGame(iig_obs_type, params)
 
 
-class LudensSpielState(pyspiel.State):
+class LudensSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is Any: no types
     """A pyspiel state over a ludens State (``.ludens_state``)."""
 
-    def __init__(self, game: LudensSpielGame):
+    def __init__(self, game: LudensSpielGame) -> None:
         super().__init__(game)
         self.ludens_state = game.ludens_game.new_initial_state()
         self._max_plies = game.max_plies
 
-    def current_player(self):
+    def current_player(self) -> int:
         if self.is_terminal():
-            return pyspiel.PlayerId.TERMINAL
+            terminal: int = pyspiel.PlayerId.TERMINAL      # an int enum
+            return terminal
         return self.ludens_state.current_player
 
-    def _legal_actions(self, player):
-        return self.ludens_state.legal_actions().tolist()
+    def _legal_actions(self, player: int) -> list[int]:
+        actions: list[int] = self.ludens_state.legal_actions().tolist()
+        return actions
 
-    def _apply_action(self, action):
+    def _apply_action(self, action: int) -> None:
         self.ludens_state.apply_action(action)
 
-    def _action_to_string(self, player, action):
+    def _action_to_string(self, player: int, action: int) -> str:
         return self.ludens_state.action_to_string(action)
 
-    def is_terminal(self):
+    def is_terminal(self) -> bool:
         return self.ludens_state.is_terminal() or self.ludens_state.ply >= self._max_plies
 
-    def returns(self):
-        return self.ludens_state.returns().tolist()
+    def returns(self) -> list[float]:
+        returns: list[float] = self.ludens_state.returns().tolist()
+        return returns
 
-    def __str__(self):
+    def __str__(self) -> str:
         return str(self.ludens_state)
 
 
 class _PlanesObserver:
     """pyspiel's PyObserver over ``observation_tensor``."""
 
-    def __init__(self, game: Game, params):
+    def __init__(self, game: Game, params: Optional[dict[str, Any]]) -> None:
         if params:
             raise ValueError(f"observation parameters are not supported; passed {params}")
         self.tensor = np.zeros(int(np.prod(game.observation_shape)), np.float32)
         self.dict = {"observation": self.tensor.reshape(game.observation_shape)}
 
-    def set_from(self, state, player):
+    def set_from(self, state: LudensSpielState, player: int) -> None:
         state.ludens_state.observation_tensor(player, out=self.dict["observation"])
 
-    def string_from(self, state, player):
+    def string_from(self, state: LudensSpielState, player: int) -> str:
         return str(state.ludens_state)
 
 
-def _game_type(name: str):
+def _game_type(name: str) -> Any:
     cls = game_class(name)
     return pyspiel.GameType(
         short_name=_PREFIX + name, long_name=f"ludens {cls.TITLE}",
@@ -190,8 +204,9 @@ for _name, _type in _GAME_TYPES.items():
         pyspiel.register_game(_type, _game_class(_name))
 
 
-def load_game(name: str, **params: Any):
+def load_game(name: str, **params: Any) -> LudensSpielGame:
     """The pyspiel game of ludens game ``name`` with ludens ``params`` (and ``max_plies``)."""
     by_name = {p.name: p for p in game_class(name).PARAMS}
     spiel = {key: _encode(by_name[key], value) if key in by_name else value for key, value in params.items()}
-    return pyspiel.load_game(_PREFIX + name, spiel)
+    game: LudensSpielGame = pyspiel.load_game(_PREFIX + name, spiel)      # the instance registered here
+    return game

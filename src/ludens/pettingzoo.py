@@ -23,25 +23,31 @@ tree search; ``env.state`` is the ludens State underneath.
 from __future__ import annotations
 
 import copy
-from typing import Any, Optional
+from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
-from ludens._rl import agent_names, game_of, observation_high, require
+from ludens._rl import agent_names, game_of, observation_high, require, started
 from ludens._state import Game, State
+from ludens.errors import IllegalActionError
 
-_pz = require("pettingzoo", "rl")
-_spaces = require("gymnasium.spaces", "rl")
+if TYPE_CHECKING:      # gymnasium ships type information; pettingzoo does not (pyproject.toml)
+    import pettingzoo as _pz
+    from gymnasium import spaces as _spaces
+else:
+    _pz = require("pettingzoo", "rl")
+    _spaces = require("gymnasium.spaces", "rl")
 
 RENDER_MODES = ("human", "ansi", "svg")
 
 
-class LudensAECEnv(_pz.AECEnv):
+class LudensAECEnv(_pz.AECEnv):  # type: ignore[misc]  # AECEnv is Any: pettingzoo has no types
     """One ludens game as a PettingZoo AEC environment (see the module docstring)."""
 
     metadata = {"render_modes": list(RENDER_MODES), "name": "ludens", "is_parallelizable": False}
 
-    def __init__(self, game: Game, render_mode: Optional[str] = None, max_plies: Optional[int] = None):
+    def __init__(self, game: Game, render_mode: Optional[str] = None,
+                 max_plies: Optional[int] = None) -> None:
         super().__init__()
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ValueError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
@@ -60,13 +66,13 @@ class LudensAECEnv(_pz.AECEnv):
         self._no_moves = np.zeros(game.num_actions, dtype=np.int8)
         self.state: Optional[State] = None
 
-    def observation_space(self, agent: str):
+    def observation_space(self, agent: str) -> _spaces.Dict:
         return self.observation_spaces[agent]
 
-    def action_space(self, agent: str):
+    def action_space(self, agent: str) -> _spaces.Discrete:
         return self.action_spaces[agent]
 
-    def reset(self, seed: Optional[int] = None, options: Optional[dict] = None) -> None:
+    def reset(self, seed: Optional[int] = None, options: Optional[dict[str, Any]] = None) -> None:
         # The games have no chance: the seed only seeds the action spaces' sampling.
         if seed is not None:
             for k, a in enumerate(self.possible_agents):
@@ -77,12 +83,12 @@ class LudensAECEnv(_pz.AECEnv):
         self._cumulative_rewards = {a: 0.0 for a in self.agents}
         self.terminations = {a: False for a in self.agents}
         self.truncations = {a: False for a in self.agents}
-        self.infos = {a: {} for a in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {a: {} for a in self.agents}
         self.agent_selection = self.agents[self.state.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         seat = self._seat[agent]
-        state = self.state
+        state = started(self.state)
         if seat == state.current_player:
             mask = state.legal_action_mask().view(np.int8)
         else:
@@ -94,7 +100,9 @@ class LudensAECEnv(_pz.AECEnv):
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        state = self.state
+        if action is None:          # the same error the State gives, naming the agent
+            raise IllegalActionError(f"{agent} is to move: step(None) is only for an agent that is done")
+        state = started(self.state)
         state.apply_action(action)
         self._cumulative_rewards[agent] = 0.0
         # Rewards are 0 until the step that ends the game, after which only dead steps follow.
@@ -138,7 +146,7 @@ class LudensAECEnv(_pz.AECEnv):
             new.infos = {a: dict(i) for a, i in self.infos.items()}
         return new
 
-    def __deepcopy__(self, memo: dict) -> "LudensAECEnv":
+    def __deepcopy__(self, memo: dict[int, Any]) -> "LudensAECEnv":
         new = self.clone()
         new.observation_spaces = copy.deepcopy(self.observation_spaces, memo)
         new.action_spaces = copy.deepcopy(self.action_spaces, memo)
