@@ -5,7 +5,8 @@ from typing import Optional
 from ludens._grow import GrowState
 from ludens._state import Game
 
-class SympleHexGame(Game): ...
+class SympleHexGame(Game):
+    PROTOCOLS: str
 
 class SympleHexState(GrowState):
     def winner_colour(self) -> Optional[int]: ...

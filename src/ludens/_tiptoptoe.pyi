@@ -10,6 +10,7 @@ from ludens._tiptoptoe_labels import (HOUSE_NAMES as HOUSE_NAMES, SHIPPED as SHI
                                       square_kind as square_kind)
 
 class TipTopToeGame(Game):
+    PROTOCOLS: str
     NAME: str
     TITLE: str
     SCORES_DECIDE: bool

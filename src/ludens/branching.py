@@ -35,7 +35,7 @@ class BranchingRow:
     """The measurement for one game (one parameter combination)."""
 
     game: str
-    params: dict
+    params: dict[str, Any]
     n: int                           # random games, one sampled position each
     seed: int
     counted: int                     # positions whose turns were counted exactly
@@ -134,7 +134,10 @@ def branching_table(rows: Sequence[BranchingRow]) -> str:
             str(r.counted), turns, f"{r.over_limit} (> {r.limit:,})" if r.over_limit else "0",
             f"{r.actions_mean:.1f} ({r.actions_ci95[0]:.1f}-{r.actions_ci95[1]:.1f})"])
     widths = [max(len(line[i]) for line in body + [head]) for i in range(len(head))]
-    fmt = lambda line: "  ".join(c.rjust(w) for c, w in zip(line, widths))
+
+    def fmt(line: Sequence[str]) -> str:
+        return "  ".join(c.rjust(w) for c, w in zip(line, widths))
+
     first = rows[0]
     note = (f"{first.game}: {first.n} random games per row (seed {first.seed}), the turns of one "
             f"sampled turn each counted up to {first.limit:,}")

@@ -209,7 +209,7 @@ def _sweep_table(results: Results) -> str:
 
 # -- branching ----------------------------------------------------------------
 
-def cmd_branching(args, out: TextIO) -> int:
+def cmd_branching(args: argparse.Namespace, out: TextIO) -> int:
     combos = parse_params(args.game, args.param)
     if args.n < 1:
         raise UsageError("-n must be at least 1")

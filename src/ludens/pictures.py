@@ -254,7 +254,7 @@ def svg(state: State, size: float = 480, coordinates: bool = True, last_turn: bo
     return _document(cv, size, game.name, state)
 
 
-def _draw_turn_note(cv: _Canvas, state) -> None:
+def _draw_turn_note(cv: _Canvas, state: State) -> None:
     """Under a movement protocol, a line below the board: the actions left in the turn."""
     note = state._turn_note() if hasattr(state, "_turn_note") else ""
     if note:

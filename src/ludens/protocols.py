@@ -18,8 +18,12 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from ludens.errors import ParameterError
+
+if TYPE_CHECKING:
+    from ludens._position import PositionReader
 
 # The suffixes and their codes in ludens/_protocol.pxd.
 SUFFIXES = {"*": 0, "**": 1, "+": 2, "++": 3}
@@ -87,7 +91,7 @@ def check_numeric(text: object) -> str:
 
 # -- helpers for the games that take numeric protocols (Hex, Hox, Tip-Top-Toe) --
 
-def position_turn(reader, actions: int, protocol: str) -> tuple[int, int]:
+def position_turn(reader: PositionReader, actions: int, protocol: str) -> tuple[int, int]:
     """(turn index, actions taken in the turn) of a position (read through its
     ``ludens._position.PositionReader``): its ``turn`` and ``turn_plies`` fields
     if given, else inferred from the ``actions`` played so far (stones on the
@@ -107,7 +111,7 @@ def position_turn(reader, actions: int, protocol: str) -> tuple[int, int]:
     return turn, actions
 
 
-def json_fields(protocol: str, turn: int, plies: int) -> dict:
+def json_fields(protocol: str, turn: int, plies: int) -> dict[str, int]:
     """The ``to_json`` fields of the protocol's state (none under the default '1*')."""
     return {} if protocol == "1*" else {"turn": turn, "turn_plies": plies}
 
