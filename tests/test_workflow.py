@@ -58,7 +58,8 @@ def test_sweep_as_a_dataframe():
     pd = pytest.importorskip("pandas")
     df = ludens.sweep("hex", {"size": [3, 4]}, n=20)
     assert isinstance(df, pd.DataFrame) and len(df) == 4
-    assert list(df.columns[:3]) == ["size", "swap", "seed"] and set(df["player"]) == {0, 1}
+    params = list(ludens.load("hex").params)         # every parameter's column, then the seed
+    assert list(df.columns[:len(params) + 1]) == params + ["seed"] and set(df["player"]) == {0, 1}
 
 
 def test_plot(tmp_path):
