@@ -1,7 +1,7 @@
 """Build of the compiled modules.  MODULES is the one list of extensions:
-pyx/<name>.pyx is compiled as ludens.<name>, with its public .pxd (if any)
-in src/ludens/.  LUDENS_CHECKED=1 builds with Cython's bounds and wraparound
-checks, C assertions and trapping undefined-behaviour checks on (a CI step
+src/ludens/<name>.pyx is compiled as ludens.<name>, beside its .pxd (if any),
+which ships in the wheel for other Cython code to cimport.  LUDENS_CHECKED=1
+builds with Cython's bounds and wraparound checks, C assertions and trapping undefined-behaviour checks on (a CI step
 runs the suite against such a build).  Optimised builds strip the symbol
 tables from the extension modules (a wheel is about a sixth of the size);
 LUDENS_KEEP_SYMBOLS=1 keeps them, e.g. for a profiler."""
@@ -67,7 +67,7 @@ else:
 def extension(name):
     return Extension(
         f"ludens.{name}",
-        [f"pyx/{name}.pyx"],
+        [f"src/ludens/{name}.pyx"],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=COMPILE_ARGS,

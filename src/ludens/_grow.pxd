@@ -6,7 +6,7 @@ stone next to each of their start-of-turn chains, maximally); while nobody
 has grown, colour 1 may grow and then plant (the balancing privilege).  This
 file is that machinery over any board whose cells are numbered row by row:
 Symple's square grid (4 neighbours) or Hex's rhombus (6).  The game keeps a
-``GrowCore`` (or a struct beginning with one) as its core, a ``GrowGeom`` in
+``GrowCore`` (or a struct beginning with one) as its core, a ``GrowTables`` in
 its geom, and decides only what ends the game.
 
 Everything is kept incrementally:
@@ -28,7 +28,7 @@ A turn's actions: ``grow_begin`` (START, the first cell touches an own chain),
 then per grow stone ``grow_before_stone``, the game's own put (``grow_put``
 plus whatever it tracks), ``grow_after_stone`` (False: the turn is over);
 ``grow_finish_turn`` forgets the turn's marks.  The combinatorics of whole
-turns (grows as maximal matchings) are in pyx/_grow.pyx.
+turns (grows as maximal matchings) are in src/ludens/_grow.pyx.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
@@ -52,7 +52,7 @@ cdef enum:
     GROW = 1           # a grow is in progress (not yet maximal)
     PLANT = 2          # the privilege: the grow is done, a plant or END follows
 
-ctypedef struct GrowGeom:
+ctypedef struct GrowTables:
     Geometry geo
     int32_t n                     # cells per row
     int32_t ncells
@@ -100,12 +100,12 @@ cdef inline bint grow_any_plant(const GrowCore* s, int32_t colour, int32_t nword
     return False
 
 
-cdef inline void grow_set_phase(GrowCore* s, const GrowGeom* g, int32_t phase) noexcept nogil:
+cdef inline void grow_set_phase(GrowCore* s, const GrowTables* g, int32_t phase) noexcept nogil:
     s.h.hash ^= g.z_phase[s.phase] ^ g.z_phase[phase]
     s.phase = phase
 
 
-cdef inline int32_t grow_put(GrowCore* s, const GrowGeom* g, int32_t c, int32_t colour) noexcept nogil:
+cdef inline int32_t grow_put(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour) noexcept nogil:
     """A stone of ``colour`` on the empty cell c: bitsets, chains, hash; its chain's root."""
     cdef int32_t k, nb
     bit_clear(s.empty, c)
@@ -128,7 +128,7 @@ cdef inline uint64_t _shift_down(const uint64_t* m, int32_t w, int32_t nw, int32
     return (m[w] >> k) | ((m[w + 1] << (64 - k)) if w + 1 < nw else 0)
 
 
-cdef inline void grow_strike_neighbours(uint64_t* bits, const uint64_t* mark, const GrowGeom* g) noexcept nogil:
+cdef inline void grow_strike_neighbours(uint64_t* bits, const uint64_t* mark, const GrowTables* g) noexcept nogil:
     """Clear from ``bits`` every cell next to a cell of ``mark`` (bit-parallel:
     cells are numbered row by row, so neighbours are shifts by 1 and by n, and
     on the rhombus by n - 1 too)."""
@@ -144,7 +144,7 @@ cdef inline void grow_strike_neighbours(uint64_t* bits, const uint64_t* mark, co
         bits[w] &= ~nb
 
 
-cdef inline void grow_begin(GrowCore* s, const GrowGeom* g) noexcept nogil:
+cdef inline void grow_begin(GrowCore* s, const GrowTables* g) noexcept nogil:
     """The first cell of the turn touches an own chain: the turn is a grow."""
     cdef int32_t colour = s.h.to_move
     grow_set_phase(s, g, GROW)
@@ -157,7 +157,7 @@ cdef inline void grow_begin(GrowCore* s, const GrowGeom* g) noexcept nogil:
     memcpy(s.avail, s.libs[colour], sizeof(s.avail))
 
 
-cdef inline void grow_before_stone(GrowCore* s, const GrowGeom* g, int32_t c) noexcept nogil:
+cdef inline void grow_before_stone(GrowCore* s, const GrowTables* g, int32_t c) noexcept nogil:
     """The legal grow stone c is about to be placed: the start-of-turn chains it
     grows now may not grow again, so their liberties leave ``avail``."""
     cdef int16_t roots[8]
@@ -183,7 +183,7 @@ cdef inline void grow_before_stone(GrowCore* s, const GrowGeom* g, int32_t c) no
     bit_clear(s.avail, c)
 
 
-cdef inline bint grow_after_stone(GrowCore* s, const GrowGeom* g, int32_t c) noexcept nogil:
+cdef inline bint grow_after_stone(GrowCore* s, const GrowTables* g, int32_t c) noexcept nogil:
     """The grow stone c is on the board: mark it; False when the turn is over
     (the grow is maximal and no privileged plant follows)."""
     s.grew[s.ch.root[c]] = 1
@@ -199,7 +199,7 @@ cdef inline bint grow_after_stone(GrowCore* s, const GrowGeom* g, int32_t c) noe
     return False
 
 
-cdef inline void grow_finish_turn(GrowCore* s, const GrowGeom* g) noexcept nogil:
+cdef inline void grow_finish_turn(GrowCore* s, const GrowTables* g) noexcept nogil:
     """The turn is over: forget its marks (the game then sets the colour to move)."""
     cdef int32_t w
     cdef uint64_t x
@@ -219,7 +219,7 @@ cdef inline void grow_finish_turn(GrowCore* s, const GrowGeom* g) noexcept nogil
     s.h.turn_plies = 0
 
 
-cdef inline int32_t grow_legal(const GrowCore* s, const GrowGeom* g, int32_t* out) noexcept nogil:
+cdef inline int32_t grow_legal(const GrowCore* s, const GrowTables* g, int32_t* out) noexcept nogil:
     cdef uint64_t plant[GROW_WORDS]
     cdef int32_t w, n
     if s.phase == START:
@@ -233,7 +233,7 @@ cdef inline int32_t grow_legal(const GrowCore* s, const GrowGeom* g, int32_t* ou
     return n + 1
 
 
-cdef inline bint grow_is_legal(const GrowCore* s, const GrowGeom* g, int32_t a) noexcept nogil:
+cdef inline bint grow_is_legal(const GrowCore* s, const GrowTables* g, int32_t a) noexcept nogil:
     if a == g.end_action:
         return s.phase == PLANT
     if s.phase == START:
@@ -243,7 +243,7 @@ cdef inline bint grow_is_legal(const GrowCore* s, const GrowGeom* g, int32_t a) 
     return bit_get(s.empty, a) and not bit_get(s.libs[PRIVILEGED], a)
 
 
-cdef inline uint64_t grow_hash(const GrowCore* s, const GrowGeom* g) noexcept nogil:
+cdef inline uint64_t grow_hash(const GrowCore* s, const GrowTables* g) noexcept nogil:
     """Header.hash from scratch: stones, fresh marks, seats, grown, privilege, phase."""
     cdef uint64_t z = 0
     cdef int32_t c
@@ -260,7 +260,7 @@ cdef inline uint64_t grow_hash(const GrowCore* s, const GrowGeom* g) noexcept no
     return z ^ g.z_phase[s.phase]
 
 
-cdef inline int32_t grow_playout_draw(const GrowCore* s, const GrowGeom* g, Rng* rng, PlayoutStats* st,
+cdef inline int32_t grow_playout_draw(const GrowCore* s, const GrowTables* g, Rng* rng, PlayoutStats* st,
                                       const int32_t* empty_count) noexcept nogil:
     """The action the generic playout would draw here, without building the legal
     list: the i-th legal action is the i-th set bit of the phase's bitset (END
@@ -281,7 +281,7 @@ cdef inline int32_t grow_playout_draw(const GrowCore* s, const GrowGeom* g, Rng*
     return g.end_action if i == n else bits_select(plant, counts, i)
 
 
-cdef inline void grow_geom_fill(GrowGeom* g, object board, int32_t n, bint hex, int32_t end_action) except *:
+cdef inline void grow_geom_fill(GrowTables* g, object board, int32_t n, bint hex, int32_t end_action) except *:
     """The board part of ``g`` from an n x n square or rhombus ``Board`` (cells row by row)."""
     cdef int32_t c, k
     g.n = n
@@ -300,7 +300,7 @@ cdef inline void grow_geom_fill(GrowGeom* g, object board, int32_t n, bint hex, 
             g.nb[c][k] = nbs[k] if k < len(nbs) else NOWHERE
 
 
-cdef inline void grow_core_clear(GrowCore* s, const GrowGeom* g) noexcept:
+cdef inline void grow_core_clear(GrowCore* s, const GrowTables* g) noexcept:
     cdef int32_t c
     memset(s, 0, sizeof(GrowCore))
     chains_clear(&s.ch)
@@ -310,16 +310,16 @@ cdef inline void grow_core_clear(GrowCore* s, const GrowGeom* g) noexcept:
 
 
 cdef class GrowState(State):
-    # The State parts that read a grow (pyx/_grow.pyx); the game's core begins
-    # with a GrowCore and its geom with a GrowGeom.
+    # The State parts that read a grow (src/ludens/_grow.pyx); the game's core begins
+    # with a GrowCore and its geom with a GrowTables.
     cdef GrowCore* _gs(self)
-    cdef GrowGeom* _gg(self)
+    cdef GrowTables* _gg(self)
     cdef list _cells(self, const uint64_t* bits)
     cdef list _plant_cells(self, int32_t colour)
     cdef list _grow_edges(self)
 
 
-cdef inline void grow_observe(const GrowCore* s, const GrowGeom* g, int32_t colour, float* out) noexcept nogil:
+cdef inline void grow_observe(const GrowCore* s, const GrowTables* g, int32_t colour, float* out) noexcept nogil:
     """Planes: own stones, opponent's stones, empty, stones placed this turn, the
     cells that are legal actions now, and all ones while the privilege is alive
     (nobody had grown before this turn)."""
@@ -339,7 +339,7 @@ cdef inline void grow_observe(const GrowCore* s, const GrowGeom* g, int32_t colo
             out[5 * area + at] = 1.0
 
 
-cdef inline void grow_keys_fill(GrowGeom* g, uint64_t* x) noexcept nogil:
+cdef inline void grow_keys_fill(GrowTables* g, uint64_t* x) noexcept nogil:
     """The hash keys, drawn from the game's splitmix stream ``x``."""
     cdef int32_t colour
     for colour in range(2):
@@ -356,18 +356,18 @@ cdef inline void grow_keys_fill(GrowGeom* g, uint64_t* x) noexcept nogil:
 # Rules entries a game with Symple's protocol takes as they are (ludens/_state.pxd's signatures).
 
 cdef inline int32_t grow_rules_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
-    return grow_legal(<const GrowCore*>core, <const GrowGeom*>geom, out)
+    return grow_legal(<const GrowCore*>core, <const GrowTables*>geom, out)
 
 
 cdef inline bint grow_rules_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
-    return grow_is_legal(<const GrowCore*>core, <const GrowGeom*>geom, a)
+    return grow_is_legal(<const GrowCore*>core, <const GrowTables*>geom, a)
 
 
 cdef inline uint64_t grow_rules_hash(const void* core, const void* geom) noexcept nogil:
-    return grow_hash(<const GrowCore*>core, <const GrowGeom*>geom)
+    return grow_hash(<const GrowCore*>core, <const GrowTables*>geom)
 
 
-cdef inline void grow_playout(GrowCore* s, const GrowGeom* g, Rng* rng, int32_t max_plies, PlayoutStats* st,
+cdef inline void grow_playout(GrowCore* s, const GrowTables* g, Rng* rng, int32_t max_plies, PlayoutStats* st,
                               apply_fn apply) noexcept nogil:
     """A random playout with the generic one's draws, without building the legal
     list.  Every action but END fills its cell, so the empty cells per word are

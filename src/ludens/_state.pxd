@@ -4,8 +4,8 @@
 A game is a C state machine over integer actions.  Its whole state is one
 fixed-size struct (the *core*) whose first member is a ``Header``; copying the
 core with memcpy copies the position.  Read-only per-game data (board
-geometry, Zobrist keys, parameters) lives in a *geom* struct owned by the
-``Game`` object.  The game fills a ``Rules`` table of ``nogil`` functions over
+geometry, Zobrist and seat keys, the protocol, parameters) lives in a
+*tables* struct owned by the ``Game`` object (the ``geom`` pointer below).  The game fills a ``Rules`` table of ``nogil`` functions over
 (core, geom); everything else -- history, undo, clone, notation, turns,
 serialisation, playouts -- is generic and lives in ``State``/``Game`` and
 ``ludens._simulate``.

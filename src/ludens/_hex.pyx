@@ -37,7 +37,7 @@ cdef enum:
     NODES = MAX_CELLS + 4
     EMPTY = -1
 
-ctypedef struct HexGeom:
+ctypedef struct HexTables:
     Geometry geo
     int32_t ncells
     int32_t nlabels                # 1: Hex, 3: Hox
@@ -75,19 +75,19 @@ cdef inline void _union(HexCore* s, int16_t a, int16_t b) noexcept nogil:
         s.parent[a] = b
 
 
-cdef inline bint _swap_available(const HexCore* s, const HexGeom* g) noexcept nogil:
+cdef inline bint _swap_available(const HexCore* s, const HexTables* g) noexcept nogil:
     return g.swap_allowed and protocol_at_first_answer(&s.h) and s.h.to_move == 1 and not s.h.swapped
 
 
-cdef inline bint _end_available(const HexCore* s, const HexGeom* g) noexcept nogil:
+cdef inline bint _end_available(const HexCore* s, const HexTables* g) noexcept nogil:
     return g.end_action >= 0 and protocol_may_close(&s.h, &g.proto)
 
 
-cdef inline bint _placeable(const HexCore* s, const HexGeom* g, int32_t cell) noexcept nogil:
+cdef inline bint _placeable(const HexCore* s, const HexTables* g, int32_t cell) noexcept nogil:
     return s.cell[cell] == EMPTY and g.seq[cell] == s.stones % g.nlabels
 
 
-cdef inline void _place(HexCore* s, const HexGeom* g, int32_t cell) noexcept nogil:
+cdef inline void _place(HexCore* s, const HexTables* g, int32_t cell) noexcept nogil:
     cdef int32_t colour = s.h.to_move, k
     cdef int16_t nb
     s.cell[cell] = <int8_t>colour
@@ -111,7 +111,7 @@ cdef inline void _place(HexCore* s, const HexGeom* g, int32_t cell) noexcept nog
 
 cdef int32_t hex_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const HexCore* s = <const HexCore*>core
-    cdef const HexGeom* g = <const HexGeom*>geom
+    cdef const HexTables* g = <const HexTables*>geom
     cdef int32_t c, n = 0, label = s.stones % g.nlabels
     for c in range(g.ncells):
         out[n] = c              # branch-free: on a random board the test is unpredictable
@@ -127,7 +127,7 @@ cdef int32_t hex_legal(const void* core, const void* geom, int32_t* out) noexcep
 
 cdef bint hex_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const HexCore* s = <const HexCore*>core
-    cdef const HexGeom* g = <const HexGeom*>geom
+    cdef const HexTables* g = <const HexTables*>geom
     if a == g.swap_action:
         return _swap_available(s, g)
     if a == g.end_action:
@@ -137,7 +137,7 @@ cdef bint hex_is_legal(const void* core, const void* geom, int32_t a) noexcept n
 
 cdef void hex_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef HexCore* s = <HexCore*>core
-    cdef const HexGeom* g = <const HexGeom*>geom
+    cdef const HexTables* g = <const HexTables*>geom
     if a == g.swap_action:
         pie_swap(&s.h, &g.keys)
     elif a == g.end_action:
@@ -159,7 +159,7 @@ cdef void hex_scores(const void* core, const void* geom, double* out) noexcept n
 
 cdef uint64_t hex_hash_full(const void* core, const void* geom) noexcept nogil:
     cdef const HexCore* s = <const HexCore*>core
-    cdef const HexGeom* g = <const HexGeom*>geom
+    cdef const HexTables* g = <const HexTables*>geom
     cdef uint64_t z = 0
     cdef int32_t c
     for c in range(g.ncells):
@@ -180,7 +180,7 @@ cdef void hex_observe(const void* core, const void* geom, int32_t colour, float*
     # in _build), so the loops run over contiguous memory without branches
     # (a random board's cells are unpredictable).
     cdef const HexCore* s = <const HexCore*>core
-    cdef const HexGeom* g = <const HexGeom*>geom
+    cdef const HexTables* g = <const HexTables*>geom
     cdef int32_t area = g.ncells, c
     cdef float joins = g.rows_edges[colour]
     cdef int8_t other = 1 - colour
@@ -204,7 +204,7 @@ cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
     # drawing index i of the current label's slice (then SWAP, then END, when
     # legal) is the same draw as over hex_legal's list, without rescanning the board.
     cdef HexCore* s = <HexCore*>core
-    cdef const HexGeom* g = <const HexGeom*>geom
+    cdef const HexTables* g = <const HexTables*>geom
     cdef int32_t start[3]
     cdef int32_t count[3]
     cdef int32_t lab, c, n, i, nswap, pos = 0
@@ -245,7 +245,7 @@ cdef bint hex_rollout(void* core, const void* geom, Rng* rng, int32_t max_plies,
     # protocol other than 1* (colours do not alternate stone by stone), or a
     # horizon that could cut the game, plays the exact playout.
     cdef HexCore* s = <HexCore*>core
-    cdef const HexGeom* g = <const HexGeom*>geom
+    cdef const HexTables* g = <const HexTables*>geom
     cdef PlayoutStats st
     cdef int32_t n = 0, c, i, j, t, k, nb, colour, top = 0
     cdef int16_t stack[MAX_CELLS]
@@ -336,7 +336,7 @@ cdef class HexGame(Game):
     SCORES_DECIDE = True
     COLOURS = ("Black", "White")
     DRAWING = {"edges": (1, 2)}      # Black (digit 1) joins the rows' edges, White the columns'
-    cdef HexGeom g
+    cdef HexTables g
 
     @staticmethod
     def _variant(dict params):
@@ -365,7 +365,7 @@ cdef class HexGame(Game):
         if any(board.plane_index(c) != divmod(c, n) for c in range(n * n)):
             raise RuntimeError("hex_observe expects the rhombus's cells in plane order")
         self.num_players = 2
-        memset(&self.g, 0, sizeof(HexGeom))
+        memset(&self.g, 0, sizeof(HexTables))
         self.g.geo = board.geo
         self.g.ncells = n * n
         self.g.nlabels = 3 if hox else 1
@@ -487,12 +487,12 @@ cdef class HexState(State):
     cdef inline HexCore* _s(self):
         return <HexCore*>self.core
 
-    cdef inline HexGeom* _g(self):
-        return <HexGeom*>self.geom
+    cdef inline HexTables* _g(self):
+        return <HexTables*>self.geom
 
     def _why_illegal(self, int action):
         cdef HexCore* s = self._s()
-        cdef HexGeom* g = self._g()
+        cdef HexTables* g = self._g()
         if action == g.swap_action:
             if not g.swap_allowed:
                 return "this game is played without the swap rule"
@@ -520,7 +520,7 @@ cdef class HexState(State):
 
     def _glyphs(self):
         cdef HexCore* s = self._s()
-        cdef HexGeom* g = self._g()
+        cdef HexTables* g = self._g()
         out = []
         for c in range(g.ncells):
             if s.cell[c] != EMPTY:

@@ -20,7 +20,7 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 from ludens._bits cimport bit_get
 from ludens._board cimport Board, geo_plane_area
 from ludens._chains cimport CHAIN_MAX_CELLS
-from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, START, GrowCore, GrowGeom, GrowState, grow_after_stone,
+from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, START, GrowCore, GrowTables, GrowState, grow_after_stone,
                            grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn, grow_geom_fill,
                            grow_keys_fill, grow_observe, grow_playout, grow_put, grow_rules_hash,
                            grow_rules_is_legal, grow_rules_legal)
@@ -33,8 +33,8 @@ from ludens.errors import ParameterError
 cdef enum:
     MAX_SIDE = 25              # 625 cells: within CHAIN_MAX_CELLS (ludens/_chains.pxd)
 
-ctypedef struct SymHexGeom:
-    GrowGeom grow              # first: the grow machinery reads the geom as a GrowGeom
+ctypedef struct SymHexTables:
+    GrowTables grow              # first: the grow machinery reads the geom as a GrowTables
     int8_t edge[2][CHAIN_MAX_CELLS]    # per colour: bit 0 its first edge, bit 1 its second
 
 ctypedef struct SymHexCore:
@@ -46,7 +46,7 @@ ctypedef struct SymHexCore:
 
 # -- rules ------------------------------------------------------------------
 
-cdef bint _put(SymHexCore* s, const SymHexGeom* g, int32_t c, int32_t colour) noexcept nogil:
+cdef bint _put(SymHexCore* s, const SymHexTables* g, int32_t c, int32_t colour) noexcept nogil:
     """A stone on the empty cell c; True if its chain now joins the colour's edges."""
     cdef int32_t k, nb
     cdef int8_t mask = g.edge[colour][c]
@@ -58,7 +58,7 @@ cdef bint _put(SymHexCore* s, const SymHexGeom* g, int32_t c, int32_t colour) no
     return mask == 3
 
 
-cdef void _end_turn(SymHexCore* s, const SymHexGeom* g, bint won) noexcept nogil:
+cdef void _end_turn(SymHexCore* s, const SymHexTables* g, bint won) noexcept nogil:
     cdef int32_t colour = s.gc.h.to_move
     grow_finish_turn(&s.gc, &g.grow)
     if won:
@@ -70,7 +70,7 @@ cdef void _end_turn(SymHexCore* s, const SymHexGeom* g, bint won) noexcept nogil
 
 cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef SymHexCore* s = <SymHexCore*>core
-    cdef const SymHexGeom* g = <const SymHexGeom*>geom
+    cdef const SymHexTables* g = <const SymHexTables*>geom
     cdef GrowCore* gc = &s.gc
     cdef int32_t colour = gc.h.to_move
     if gc.phase == START and bit_get(gc.libs[colour], a):
@@ -99,7 +99,7 @@ cdef void sh_scores(const void* core, const void* geom, double* out) noexcept no
 
 cdef void sh_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Symple's six planes, then Hex's "connects top and bottom" plane.
-    cdef const GrowGeom* g = <const GrowGeom*>geom
+    cdef const GrowTables* g = <const GrowTables*>geom
     cdef int32_t area = geo_plane_area(&g.geo), i
     grow_observe(<const GrowCore*>core, g, colour, out)
     if colour == 0:
@@ -109,7 +109,7 @@ cdef void sh_observe(const void* core, const void* geom, int32_t colour, float* 
 
 cdef void sh_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                      int32_t* buf, PlayoutStats* st) noexcept nogil:
-    grow_playout(<GrowCore*>core, <const GrowGeom*>geom, rng, max_plies, st, _apply)
+    grow_playout(<GrowCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply)
 
 
 cdef Rules SYMPLE_HEX_RULES
@@ -127,7 +127,7 @@ SYMPLE_HEX_RULES.playout = sh_playout
 
 # -- Python side --------------------------------------------------------------
 
-cdef void _reset(SymHexCore* s, const SymHexGeom* g) noexcept:
+cdef void _reset(SymHexCore* s, const SymHexTables* g) noexcept:
     memset(s, 0, sizeof(SymHexCore))
     grow_core_clear(&s.gc, &g.grow)
     s.winner = -1
@@ -145,7 +145,7 @@ cdef class SympleHexGame(Game):
     SCORES_DECIDE = True
     COLOURS = HexGame.COLOURS
     DRAWING = HexGame.DRAWING
-    cdef SymHexGeom g
+    cdef SymHexTables g
 
     def __init__(self, **params):
         if params.get("protocol", "symple") != "symple":
@@ -164,7 +164,7 @@ cdef class SympleHexGame(Game):
         cdef Board board = Board.rhombus(n)
         self.board = board
         self.num_players = 2
-        memset(&self.g, 0, sizeof(SymHexGeom))
+        memset(&self.g, 0, sizeof(SymHexTables))
         self.g.grow.geo = board.geo
         grow_geom_fill(&self.g.grow, board, n, True, n * n)
         for c in range(n * n):
@@ -226,7 +226,7 @@ cdef class SympleHexState(GrowState):
     def _may_connect(self):
         """Whether the mover's stones and every cell the rest of the turn could fill connect."""
         cdef GrowCore* s = self._gs()
-        cdef const SymHexGeom* g = <const SymHexGeom*>self.geom
+        cdef const SymHexTables* g = <const SymHexTables*>self.geom
         cdef int32_t colour = s.h.to_move, c
         if colour < 0 or s.phase == PLANT:
             return False             # over; or the plant, which touches no stone of the mover (n > 1 below)

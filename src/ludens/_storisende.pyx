@@ -64,7 +64,7 @@ cdef uint64_t PASS_BIT = 1     # in Header.hash: the previous turn was a pass
 cdef uint64_t KEY_MASK = ~(<uint64_t>1)
 cdef uint64_t GOLDEN = 0x9E3779B97F4A7C15
 
-ctypedef struct StoGeom:
+ctypedef struct StoTables:
     Geometry geo
     int32_t ncells
     int32_t nmoves
@@ -103,14 +103,14 @@ ctypedef struct StoCore:
 
 # -- hashing ----------------------------------------------------------------
 
-cdef inline uint64_t _zstack(const StoGeom* g, int32_t c, int32_t colour, int32_t h) noexcept nogil:
+cdef inline uint64_t _zstack(const StoTables* g, int32_t c, int32_t colour, int32_t h) noexcept nogil:
     # One pseudo-random key per (hex, colour, height), computed rather than tabled.
     if h <= 0:
         return 0
     return splitmix64_mix(g.zbase[colour][c] + <uint64_t>h * GOLDEN) & KEY_MASK
 
 
-cdef inline void _set_stack(StoCore* s, const StoGeom* g, int32_t c, int32_t colour, int32_t h) noexcept nogil:
+cdef inline void _set_stack(StoCore* s, const StoTables* g, int32_t c, int32_t colour, int32_t h) noexcept nogil:
     """Replace the stack on ``c`` by ``h`` pieces of ``colour`` (h = 0: empty)."""
     if s.owner[c] >= 0:
         s.h.hash ^= _zstack(g, c, s.owner[c], s.height[c])
@@ -123,12 +123,12 @@ cdef inline void _set_stack(StoCore* s, const StoGeom* g, int32_t c, int32_t col
         s.height[c] = 0
 
 
-cdef inline void _set_phase(StoCore* s, const StoGeom* g, int32_t phase) noexcept nogil:
+cdef inline void _set_phase(StoCore* s, const StoTables* g, int32_t phase) noexcept nogil:
     s.h.hash ^= g.z_phase[s.phase] ^ g.z_phase[phase]
     s.phase = <int8_t>phase
 
 
-cdef inline void _set_to_move(StoCore* s, const StoGeom* g, int32_t colour) noexcept nogil:
+cdef inline void _set_to_move(StoCore* s, const StoTables* g, int32_t colour) noexcept nogil:
     set_to_move(&s.h, &g.keys, colour)
 
 
@@ -140,7 +140,7 @@ cdef inline void _set_passes(StoCore* s, int32_t passes) noexcept nogil:
 
 # -- rules ------------------------------------------------------------------
 
-cdef inline bint _move_ok(const StoCore* s, const StoGeom* g, int32_t m) noexcept nogil:
+cdef inline bint _move_ok(const StoCore* s, const StoTables* g, int32_t m) noexcept nogil:
     """Move entry m by the colour to move: own stack high enough, walls respected."""
     cdef int32_t f = g.mv_from[m], me = s.h.to_move, j, p
     if s.owner[f] != me or s.height[f] < g.ray_dist[m]:
@@ -156,7 +156,7 @@ cdef inline bint _move_ok(const StoCore* s, const StoGeom* g, int32_t m) noexcep
     return True
 
 
-cdef int32_t _gen_moves(const StoCore* s, const StoGeom* g, int32_t* out) noexcept nogil:
+cdef int32_t _gen_moves(const StoCore* s, const StoTables* g, int32_t* out) noexcept nogil:
     """The legal moves of the colour to move, ascending (without pass)."""
     cdef int32_t me = s.h.to_move, n = 0, c, d, m, end, h
     cdef int32_t a0 = g.a_move0
@@ -194,7 +194,7 @@ cdef int32_t _gen_moves(const StoCore* s, const StoGeom* g, int32_t* out) noexce
 
 cdef int32_t sto_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const StoCore* s = <const StoCore*>core
-    cdef const StoGeom* g = <const StoGeom*>geom
+    cdef const StoTables* g = <const StoTables*>geom
     cdef int32_t n = 0, c
     if s.h.to_move < 0:
         return 0
@@ -222,7 +222,7 @@ cdef int32_t sto_legal(const void* core, const void* geom, int32_t* out) noexcep
 
 cdef bint sto_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const StoCore* s = <const StoCore*>core
-    cdef const StoGeom* g = <const StoGeom*>geom
+    cdef const StoTables* g = <const StoTables*>geom
     if s.h.to_move < 0:
         return False
     if a < g.ncells:
@@ -236,7 +236,7 @@ cdef bint sto_is_legal(const void* core, const void* geom, int32_t a) noexcept n
     return s.phase == SETUP_B and s.placed == 0 and not s.h.swapped
 
 
-cdef void _remove_tile(StoCore* s, const StoGeom* g, int32_t c) noexcept nogil:
+cdef void _remove_tile(StoCore* s, const StoTables* g, int32_t c) noexcept nogil:
     """The tile on c goes: wall if it touches two territories, else territory."""
     cdef int32_t k, nb, first = -1
     for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
@@ -256,7 +256,7 @@ cdef void _remove_tile(StoCore* s, const StoGeom* g, int32_t c) noexcept nogil:
     s.terr[c] = <int16_t>first
 
 
-cdef void _end_setup_a(StoCore* s, const StoGeom* g) noexcept nogil:
+cdef void _end_setup_a(StoCore* s, const StoTables* g) noexcept nogil:
     s.setup_n = s.placed
     s.placed = 0
     _set_phase(s, g, SETUP_B)
@@ -266,7 +266,7 @@ cdef void _end_setup_a(StoCore* s, const StoGeom* g) noexcept nogil:
 
 cdef void sto_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef StoCore* s = <StoCore*>core
-    cdef const StoGeom* g = <const StoGeom*>geom
+    cdef const StoTables* g = <const StoTables*>geom
     cdef int32_t me = s.h.to_move, m, f, t, k, h
     if a >= g.a_move0 and a < g.a_pass:
         m = a - g.a_move0
@@ -316,7 +316,7 @@ cdef void sto_after_turn(void* core, const void* geom, const uint64_t* hashes, i
     # hashes[count - 1] is the position just reached; same colour to move
     # means same parity of turns since the last irreversible one.
     cdef StoCore* s = <StoCore*>core
-    cdef const StoGeom* g = <const StoGeom*>geom
+    cdef const StoTables* g = <const StoTables*>geom
     cdef int32_t k, seen = 1
     cdef uint64_t now
     if s.irrev:
@@ -336,7 +336,7 @@ cdef void sto_after_turn(void* core, const void* geom, const uint64_t* hashes, i
         k -= 2
 
 
-cdef int32_t _regions(const StoCore* s, const StoGeom* g, int16_t* region, int32_t* size,
+cdef int32_t _regions(const StoCore* s, const StoTables* g, int16_t* region, int32_t* size,
                       int8_t* colours) noexcept nogil:
     """Regions of the final count: connected non-wall hexes (tiles count as territory).
 
@@ -373,7 +373,7 @@ cdef int32_t _regions(const StoCore* s, const StoGeom* g, int16_t* region, int32
 
 cdef void sto_scores(const void* core, const void* geom, double* out) noexcept nogil:
     cdef const StoCore* s = <const StoCore*>core
-    cdef const StoGeom* g = <const StoGeom*>geom
+    cdef const StoTables* g = <const StoTables*>geom
     cdef int16_t region[MAX_CELLS]
     cdef int32_t size[MAX_CELLS]
     cdef int8_t colours[MAX_CELLS]
@@ -395,7 +395,7 @@ cdef void sto_returns(const void* core, const void* geom, double* out) noexcept 
 
 cdef uint64_t sto_hash_full(const void* core, const void* geom) noexcept nogil:
     cdef const StoCore* s = <const StoCore*>core
-    cdef const StoGeom* g = <const StoGeom*>geom
+    cdef const StoTables* g = <const StoTables*>geom
     cdef uint64_t z = g.z_phase[s.phase]
     cdef int32_t c
     for c in range(g.ncells):
@@ -412,7 +412,7 @@ cdef void sto_observe(const void* core, const void* geom, int32_t colour, float*
     # Planes: own stack heights, opponent's stack heights, tile, territory,
     # wall, hex exists, setup phase, the opponent has just passed.
     cdef const StoCore* s = <const StoCore*>core
-    cdef const StoGeom* g = <const StoGeom*>geom
+    cdef const StoTables* g = <const StoTables*>geom
     cdef int32_t area = geo_plane_area(&g.geo), c, at
     for c in range(g.ncells):
         at = geo_plane_at(&g.geo, c)
@@ -497,7 +497,7 @@ cdef class StorisendeGame(Game):
     @classmethod
     def _record_params(cls, dict record):
         return {"threefold": False}
-    cdef StoGeom g
+    cdef StoTables g
     cdef object _tables            # numpy arrays behind the pointers in g
     cdef dict _move_of             # (from, to) -> move entry
 
@@ -515,7 +515,7 @@ cdef class StorisendeGame(Game):
         self.board = board
         self.num_players = 2
         cdef int32_t n = board.geo.num_cells, c, d, j, cell
-        memset(&self.g, 0, sizeof(StoGeom))
+        memset(&self.g, 0, sizeof(StoTables))
         self.g.geo = board.geo
         self.g.ncells = n
 
@@ -702,15 +702,15 @@ cdef class StorisendeState(State):
     cdef inline StoCore* _s(self):
         return <StoCore*>self.core
 
-    cdef inline StoGeom* _g(self):
-        return <StoGeom*>self.geom
+    cdef inline StoTables* _g(self):
+        return <StoTables*>self.geom
 
     # -- notation -----------------------------------------------------------
 
     def _action_str(self, int action):
         """``from-to`` for a whole-stack move, ``from:k-to`` for the top k of a taller stack."""
         cdef StoCore* s = self._s()
-        cdef StoGeom* g = self._g()
+        cdef StoTables* g = self._g()
         if g.a_move0 <= action < g.a_pass:
             m = action - g.a_move0
             f = g.mv_from[m]
@@ -721,7 +721,7 @@ cdef class StorisendeState(State):
 
     def _parse_action(self, str key):
         cdef StoCore* s = self._s()
-        cdef StoGeom* g = self._g()
+        cdef StoTables* g = self._g()
         key = key.replace(" ", "")
         a = self.game._action_index.get(key)
         if a is not None:
@@ -749,7 +749,7 @@ cdef class StorisendeState(State):
 
     def _why_illegal(self, int action):
         cdef StoCore* s = self._s()
-        cdef StoGeom* g = self._g()
+        cdef StoTables* g = self._g()
         names = self.game.board.names
         me = s.h.to_move
         if action < g.ncells:

@@ -51,7 +51,7 @@ cdef enum:
     END = NUMBERS + 1          # the action id of "end" (under upto)
     EMPTY = -1
 
-ctypedef struct TttGeom:
+ctypedef struct TttTables:
     int32_t swap_allowed
     int32_t upto
     int8_t number[CELLS]       # the action (number - 1) of each square
@@ -105,11 +105,11 @@ cdef inline int32_t _popcount9(uint16_t m) noexcept nogil:
     return n
 
 
-cdef inline bint _swap_available(const TttCore* s, const TttGeom* g) noexcept nogil:
+cdef inline bint _swap_available(const TttCore* s, const TttTables* g) noexcept nogil:
     return protocol_at_first_answer(&s.h) and g.swap_allowed and s.h.to_move == 1 and not s.h.swapped
 
 
-cdef inline bint _end_available(const TttCore* s, const TttGeom* g) noexcept nogil:
+cdef inline bint _end_available(const TttCore* s, const TttTables* g) noexcept nogil:
     return g.upto and protocol_may_close(&s.h, &g.proto)
 
 
@@ -123,7 +123,7 @@ cdef int32_t _full_board_winner(const TttCore* s) noexcept nogil:
     return -1
 
 
-cdef inline void _play(TttCore* s, const TttGeom* g, int32_t k) noexcept nogil:
+cdef inline void _play(TttCore* s, const TttTables* g, int32_t k) noexcept nogil:
     """The colour to move fills every square of number k + 1."""
     cdef int32_t colour = s.h.to_move, j, c, hs
     for j in range(g.nsq[k]):
@@ -152,7 +152,7 @@ cdef inline void _play(TttCore* s, const TttGeom* g, int32_t k) noexcept nogil:
 
 cdef int32_t ttt_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const TttCore* s = <const TttCore*>core
-    cdef const TttGeom* g = <const TttGeom*>geom
+    cdef const TttTables* g = <const TttTables*>geom
     cdef int32_t k, n = 0
     for k in range(NUMBERS):
         if s.free >> k & 1:
@@ -169,7 +169,7 @@ cdef int32_t ttt_legal(const void* core, const void* geom, int32_t* out) noexcep
 
 cdef bint ttt_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const TttCore* s = <const TttCore*>core
-    cdef const TttGeom* g = <const TttGeom*>geom
+    cdef const TttTables* g = <const TttTables*>geom
     if a == SWAP:
         return _swap_available(s, g)
     if a == END:
@@ -179,14 +179,14 @@ cdef bint ttt_is_legal(const void* core, const void* geom, int32_t a) noexcept n
 
 cdef void ttt_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef TttCore* s = <TttCore*>core
-    cdef const TttGeom* g = <const TttGeom*>geom
+    cdef const TttTables* g = <const TttTables*>geom
     if a == SWAP:
         # Seats change, colours do not: White (now the first seat) still moves.
         pie_swap(&s.h, &g.keys)
     elif a == END:
         protocol_close(&s.h, &g.proto, &g.keys, 1 - s.h.to_move)
     else:
-        _play(<TttCore*>core, <const TttGeom*>geom, a)
+        _play(<TttCore*>core, <const TttTables*>geom, a)
 
 
 cdef void ttt_returns(const void* core, const void* geom, double* out) noexcept nogil:
@@ -205,7 +205,7 @@ cdef void ttt_scores(const void* core, const void* geom, double* out) noexcept n
 
 cdef uint64_t ttt_hash_full(const void* core, const void* geom) noexcept nogil:
     cdef const TttCore* s = <const TttCore*>core
-    cdef const TttGeom* g = <const TttGeom*>geom
+    cdef const TttTables* g = <const TttTables*>geom
     cdef uint64_t z = 0
     cdef int32_t c
     for c in range(CELLS):
@@ -221,7 +221,7 @@ cdef void ttt_observe(const void* core, const void* geom, int32_t colour, float*
     # 6 number / 39 (equal values = squares filled together), 7 squares of
     # houses the observer occupies, 8 of houses the opponent occupies.
     cdef const TttCore* s = <const TttCore*>core
-    cdef const TttGeom* g = <const TttGeom*>geom
+    cdef const TttTables* g = <const TttTables*>geom
     cdef int32_t c, k, hs
     for c in range(CELLS):
         k = g.number[c]
@@ -243,7 +243,7 @@ cdef void ttt_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
     # buf holds the empty numbers, ascending: drawing index i of it (then
     # SWAP, then END, when legal) is the same draw as over ttt_legal's list.
     cdef TttCore* s = <TttCore*>core
-    cdef const TttGeom* g = <const TttGeom*>geom
+    cdef const TttTables* g = <const TttTables*>geom
     cdef int32_t k, i, nswap, n = 0
     for k in range(NUMBERS):
         if s.free >> k & 1:
@@ -326,7 +326,7 @@ cdef class TipTopToeGame(Game):
     SCORES_DECIDE = False
     COLOURS = ("Black", "White")
     DRAWING = {"cell": "#fbf6e9", "line": "#b9ab8c", "piece": 0.66, "labels": "all", "layers": ("houses",)}
-    cdef TttGeom g
+    cdef TttTables g
     cdef readonly tuple labels
 
     def _build(self, dict params):
@@ -335,7 +335,7 @@ cdef class TipTopToeGame(Game):
         self.board = board
         self.num_players = 2
         self.labels = SHIPPED if params["labels"] is None else parse_labels(params["labels"])
-        memset(&self.g, 0, sizeof(TttGeom))
+        memset(&self.g, 0, sizeof(TttTables))
         self.g.swap_allowed = params["swap"]
         self.g.upto = params["upto"]
         for c in range(CELLS):
@@ -465,8 +465,8 @@ cdef class TipTopToeState(State):
     cdef inline TttCore* _s(self):
         return <TttCore*>self.core
 
-    cdef inline TttGeom* _g(self):
-        return <TttGeom*>self.geom
+    cdef inline TttTables* _g(self):
+        return <TttTables*>self.geom
 
     def houses(self):
         """Who occupies each house: 3 rows of 3 tuples of seats (top row of houses
@@ -535,7 +535,7 @@ cdef class TipTopToeState(State):
 
     def _glyphs(self):
         cdef TttCore* s = self._s()
-        cdef TttGeom* g = self._g()
+        cdef TttTables* g = self._g()
         return [("B", "W")[s.cell[c]] if s.cell[c] != EMPTY else str(g.number[c] + 1) for c in range(CELLS)]
 
     def _turn_note(self):

@@ -20,7 +20,7 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._bits cimport bit_get
 from ludens._board cimport Board
-from ludens._grow cimport (GROW, GROW_WORDS, PLANT, START, GrowCore, GrowGeom, GrowState, grow_after_stone,
+from ludens._grow cimport (GROW, GROW_WORDS, PLANT, START, GrowCore, GrowTables, GrowState, grow_after_stone,
                            grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn, grow_geom_fill,
                            grow_keys_fill, grow_observe, grow_playout, grow_put, grow_rules_hash,
                            grow_rules_is_legal, grow_rules_legal)
@@ -39,8 +39,8 @@ cdef enum:
     BLACK = 1                  # the privileged colour of ludens/_grow.pxd
     MAX_PENALTY = 1000000000   # |P| bound: keeps P x chains exact in a double
 
-ctypedef struct SympleGeom:
-    GrowGeom grow              # first: the grow machinery reads the geom as a GrowGeom
+ctypedef struct SympleTables:
+    GrowTables grow              # first: the grow machinery reads the geom as a GrowTables
     int32_t penalty
 
 ctypedef GrowCore SympleCore
@@ -48,14 +48,14 @@ ctypedef GrowCore SympleCore
 
 # -- rules --------------------------------------------------------------------
 
-cdef void _end_turn(SympleCore* s, const GrowGeom* g) noexcept nogil:
+cdef void _end_turn(SympleCore* s, const GrowTables* g) noexcept nogil:
     grow_finish_turn(s, g)
     set_to_move(&s.h, &g.keys, -1 if s.ch.stones[0] + s.ch.stones[1] == g.ncells else 1 - s.h.to_move)
 
 
 cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef SympleCore* s = <SympleCore*>core
-    cdef const GrowGeom* g = <const GrowGeom*>geom
+    cdef const GrowTables* g = <const GrowTables*>geom
     cdef int32_t colour = s.h.to_move
     if s.phase == START and bit_get(s.libs[colour], a):
         grow_begin(s, g)            # next to an own chain: this turn is a grow
@@ -72,7 +72,7 @@ cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
 
 cdef void symple_scores(const void* core, const void* geom, double* out) noexcept nogil:
     cdef const SympleCore* s = <const SympleCore*>core
-    cdef const SympleGeom* g = <const SympleGeom*>geom
+    cdef const SympleTables* g = <const SympleTables*>geom
     cdef int32_t k
     for k in range(2):
         out[k] = s.ch.stones[k] - <double>g.penalty * s.ch.chains[k]
@@ -85,12 +85,12 @@ cdef void symple_returns(const void* core, const void* geom, double* out) noexce
 
 
 cdef void symple_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
-    grow_observe(<const GrowCore*>core, <const GrowGeom*>geom, colour, out)
+    grow_observe(<const GrowCore*>core, <const GrowTables*>geom, colour, out)
 
 
 cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                          int32_t* buf, PlayoutStats* st) noexcept nogil:
-    grow_playout(<SympleCore*>core, <const GrowGeom*>geom, rng, max_plies, st, _apply)
+    grow_playout(<SympleCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply)
 
 
 cdef Rules SYMPLE_RULES
@@ -135,7 +135,7 @@ cdef class SympleGame(Game):
     def _record_params(cls, dict record):
         penalties = [int(v[2:]) for v in record.get("variants") or [] if v.startswith("p-")]
         return {"size": int(record.get("size", 19)), "penalty": penalties[0] if penalties else 8}
-    cdef SympleGeom g
+    cdef SympleTables g
 
     def _build(self, dict params):
         cdef int32_t n = params["size"], c, colour, k
@@ -145,7 +145,7 @@ cdef class SympleGame(Game):
         cdef Board board = Board.square(n)
         self.board = board
         self.num_players = 2
-        memset(&self.g, 0, sizeof(SympleGeom))
+        memset(&self.g, 0, sizeof(SympleTables))
         self.g.grow.geo = board.geo
         grow_geom_fill(&self.g.grow, board, n, False, n * n)
         self.g.penalty = penalty
@@ -206,7 +206,7 @@ cdef class SympleState(GrowState):
 
     def _json_extra(self):
         cdef SympleCore* s = self._gs()
-        cdef object p = (<SympleGeom*>self.geom).penalty
+        cdef object p = (<SympleTables*>self.geom).penalty
         return {"grown": bool(s.grown),
                 "scores": [s.ch.stones[k] - p * s.ch.chains[k] for k in range(2)]}
 

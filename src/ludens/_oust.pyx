@@ -66,7 +66,7 @@ cdef enum:
     WORDS = (CHAIN_MAX_CELLS + 63) // 64
     NOWHERE = CHAIN_MAX_CELLS - 1       # beyond every board: always empty, never evaluated
 
-ctypedef struct OustGeom:
+ctypedef struct OustTables:
     Geometry geo
     int32_t ncells
     int32_t nwords                  # words of a cell bitset on this board
@@ -90,7 +90,7 @@ ctypedef struct OustCore:
 
 # -- rules ------------------------------------------------------------------
 
-cdef inline bint _touches_own(const OustCore* s, const OustGeom* g, int32_t c, int32_t p) noexcept nogil:
+cdef inline bint _touches_own(const OustCore* s, const OustTables* g, int32_t c, int32_t p) noexcept nogil:
     cdef int32_t k
     for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
         if s.ch.colour[g.geo.nbr[k]] == p:
@@ -98,7 +98,7 @@ cdef inline bint _touches_own(const OustCore* s, const OustGeom* g, int32_t c, i
     return False
 
 
-cdef int32_t _reach_of(const OustCore* s, const OustGeom* g, int32_t root) noexcept nogil:
+cdef int32_t _reach_of(const OustCore* s, const OustTables* g, int32_t root) noexcept nogil:
     """The largest enemy chain touching the chain ``root``, by walking it."""
     cdef int32_t q = 1 - s.ch.colour[root], m = root, k, nb, e, best = 0
     while True:
@@ -113,7 +113,7 @@ cdef int32_t _reach_of(const OustCore* s, const OustGeom* g, int32_t root) noexc
             return best
 
 
-cdef int32_t _capture_check(const OustCore* s, const OustGeom* g, int32_t c, int32_t p,
+cdef int32_t _capture_check(const OustCore* s, const OustTables* g, int32_t c, int32_t p,
                             int32_t* grown) noexcept nogil:
     """For a placement of colour p on the empty ``c`` that touches p's stones
     (for error messages): the chain it would form has ``grown[0]`` stones;
@@ -132,7 +132,7 @@ cdef int32_t _capture_check(const OustCore* s, const OustGeom* g, int32_t c, int
     return biggest
 
 
-cdef inline bint _may_join(const OustCore* s, const OustGeom* g, int32_t c, int32_t k,
+cdef inline bint _may_join(const OustCore* s, const OustTables* g, int32_t c, int32_t k,
                            int32_t deg) noexcept nogil:
     """Whether colour k may place on the empty ``c`` next to its own stones: the
     chain formed -- 1 + the distinct k chains around -- is larger than every
@@ -163,7 +163,7 @@ cdef inline bint _may_join(const OustCore* s, const OustGeom* g, int32_t c, int3
     return 0 < big < size
 
 
-cdef void _evaluate(OustCore* s, const OustGeom* g, int32_t c, int32_t k) noexcept nogil:
+cdef void _evaluate(OustCore* s, const OustTables* g, int32_t c, int32_t k) noexcept nogil:
     """Recompute whether colour k may place on ``c``: an empty cell with no k
     neighbour (a silent placement), or one where ``_may_join``."""
     cdef bint ok
@@ -180,7 +180,7 @@ cdef void _evaluate(OustCore* s, const OustGeom* g, int32_t c, int32_t k) noexce
         s.nlegal[k] += 1 if ok else -1
 
 
-cdef void _refresh(OustCore* s, const OustGeom* g, int32_t k) noexcept nogil:
+cdef void _refresh(OustCore* s, const OustTables* g, int32_t k) noexcept nogil:
     """Bring colour k's legal cells up to date: evaluate its stale cells."""
     cdef int32_t w
     cdef uint64_t x
@@ -207,7 +207,7 @@ cdef inline void _occupy(OustCore* s, int32_t c) noexcept nogil:
             s.nlegal[k] -= 1
 
 
-cdef int32_t _liberties(const OustCore* s, const OustGeom* g, int32_t root, uint64_t* into) noexcept nogil:
+cdef int32_t _liberties(const OustCore* s, const OustTables* g, int32_t root, uint64_t* into) noexcept nogil:
     """Add the empty cells next to the chain ``root`` to ``into``; return the
     chain's reach (its largest touching enemy chain), found on the same walk."""
     cdef int32_t q = 1 - s.ch.colour[root], m = root, k, nb, best = 0
@@ -223,14 +223,14 @@ cdef int32_t _liberties(const OustCore* s, const OustGeom* g, int32_t root, uint
             return best
 
 
-cdef void _end_turn(OustCore* s, const OustGeom* g) noexcept nogil:
+cdef void _end_turn(OustCore* s, const OustTables* g) noexcept nogil:
     cdef int32_t p = s.h.to_move
     set_to_move(&s.h, &g.keys, 1 - p)
     s.h.turn_plies = 0
     _refresh(s, g, 1 - p)
 
 
-cdef void _pass(OustCore* s, const OustGeom* g) noexcept nogil:
+cdef void _pass(OustCore* s, const OustTables* g) noexcept nogil:
     """A pass; the second in succession ends the game in a draw (RULES.md § Oust)."""
     s.h.hash ^= g.z_passed
     if s.passes == 1:
@@ -242,7 +242,7 @@ cdef void _pass(OustCore* s, const OustGeom* g) noexcept nogil:
         _end_turn(s, g)
 
 
-cdef void _place(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
+cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
     """Apply a legal placement of the colour to move on ``c``, with all its effects.
 
     Only the colour to move next has its legal cells brought up to date; the
@@ -347,7 +347,7 @@ cdef void _place(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
         _end_turn(s, g)
 
 
-cdef void _rebuild_derived(OustCore* s, const OustGeom* g) noexcept nogil:
+cdef void _rebuild_derived(OustCore* s, const OustTables* g) noexcept nogil:
     """Reach and legal cells from the chains alone (positions set up by hand)."""
     cdef int32_t c, k
     memset(s.legal, 0, sizeof(s.legal))
@@ -368,7 +368,7 @@ cdef void _rebuild_derived(OustCore* s, const OustGeom* g) noexcept nogil:
 
 cdef int32_t oust_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const OustCore* s = <const OustCore*>core
-    cdef const OustGeom* g = <const OustGeom*>geom
+    cdef const OustTables* g = <const OustTables*>geom
     cdef int32_t n = bits_list(s.legal[s.h.to_move], g.nwords, out)
     if n == 0 and s.h.turn_plies == 0:
         out[0] = g.pass_action
@@ -378,7 +378,7 @@ cdef int32_t oust_legal(const void* core, const void* geom, int32_t* out) noexce
 
 cdef bint oust_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const OustCore* s = <const OustCore*>core
-    cdef const OustGeom* g = <const OustGeom*>geom
+    cdef const OustTables* g = <const OustTables*>geom
     if a == g.pass_action:
         return s.h.turn_plies == 0 and s.nlegal[s.h.to_move] == 0
     return 0 <= a < g.ncells and bit_get(s.legal[s.h.to_move], a)
@@ -386,7 +386,7 @@ cdef bint oust_is_legal(const void* core, const void* geom, int32_t a) noexcept 
 
 cdef void oust_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef OustCore* s = <OustCore*>core
-    cdef const OustGeom* g = <const OustGeom*>geom
+    cdef const OustTables* g = <const OustTables*>geom
     if a == g.pass_action:
         _pass(s, g)
     else:
@@ -407,7 +407,7 @@ cdef void oust_scores(const void* core, const void* geom, double* out) noexcept 
 
 cdef uint64_t oust_hash_full(const void* core, const void* geom) noexcept nogil:
     cdef const OustCore* s = <const OustCore*>core
-    cdef const OustGeom* g = <const OustGeom*>geom
+    cdef const OustTables* g = <const OustTables*>geom
     cdef uint64_t z = 0
     cdef int32_t c
     for c in range(g.ncells):
@@ -421,7 +421,7 @@ cdef uint64_t oust_hash_full(const void* core, const void* geom) noexcept nogil:
 cdef void oust_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Planes: own stones, opponent's stones, empty cells (off-board points stay 0).
     cdef const OustCore* s = <const OustCore*>core
-    cdef const OustGeom* g = <const OustGeom*>geom
+    cdef const OustTables* g = <const OustTables*>geom
     cdef int32_t area = geo_plane_area(&g.geo), c, at
     for c in range(g.ncells):
         at = geo_plane_at(&g.geo, c)
@@ -437,7 +437,7 @@ cdef void oust_playout(void* core, const void* geom, Rng* rng, int32_t max_plies
     # among the mover's legal cells, then find the i-th set bit (ascending
     # cells, as oust_legal lists them).  A forced pass is a draw over one.
     cdef OustCore* s = <OustCore*>core
-    cdef const OustGeom* g = <const OustGeom*>geom
+    cdef const OustTables* g = <const OustTables*>geom
     cdef int32_t n, i
     cdef bint forced_pass
     while playout_running(&s.h, st, max_plies):
@@ -488,7 +488,7 @@ cdef class OustGame(Game):
     PARAMS = (_BOARD, _SIZE)
     SCORES_DECIDE = True
     COLOURS = ("Black", "White")
-    cdef OustGeom g
+    cdef OustTables g
     cdef readonly int size
 
     def _build(self, dict params):
@@ -503,7 +503,7 @@ cdef class OustGame(Game):
         cdef int32_t n = board.geo.num_cells, c, colour
         self.board = board
         self.num_players = 2
-        memset(&self.g, 0, sizeof(OustGeom))
+        memset(&self.g, 0, sizeof(OustTables))
         self.g.geo = board.geo
         self.g.ncells = n
         self.g.nwords = (n + 63) >> 6
@@ -577,12 +577,12 @@ cdef class OustState(State):
     cdef inline OustCore* _s(self):
         return <OustCore*>self.core
 
-    cdef inline OustGeom* _g(self):
-        return <OustGeom*>self.geom
+    cdef inline OustTables* _g(self):
+        return <OustTables*>self.geom
 
     def _why_illegal(self, int action):
         cdef OustCore* s = self._s()
-        cdef OustGeom* g = self._g()
+        cdef OustTables* g = self._g()
         cdef int32_t grown = 0, biggest
         if action == g.pass_action:
             if s.h.turn_plies:
@@ -686,7 +686,7 @@ cdef class OustState(State):
         board scan; exponential only where the capture sequences are.
         """
         cdef OustCore* s = self._s()
-        cdef OustGeom* g = self._g()
+        cdef OustTables* g = self._g()
         limit = turn_limit(limit)
         if s.h.to_move < 0 or limit == 0:
             return 0

@@ -28,8 +28,8 @@ cdef class GrowState(State):
     cdef GrowCore* _gs(self):
         return <GrowCore*>self.core
 
-    cdef GrowGeom* _gg(self):
-        return <GrowGeom*>self.geom
+    cdef GrowTables* _gg(self):
+        return <GrowTables*>self.geom
 
     # -- extras ---------------------------------------------------------------
 
@@ -66,7 +66,7 @@ cdef class GrowState(State):
         """The grow options as a hypergraph: (cell, roots of the not-yet-grown
         start-of-turn chains it touches) for every cell that is a legal grow stone."""
         cdef GrowCore* s = self._gs()
-        cdef GrowGeom* g = self._gg()
+        cdef GrowTables* g = self._gg()
         cdef int32_t colour = s.h.to_move, c, k, nb
         cdef const uint64_t* bits = &s.libs[colour][0]
         if s.phase == GROW:
@@ -90,7 +90,7 @@ cdef class GrowState(State):
         empty cell next to a start-of-turn chain, none of whose chains it
         touches has grown yet: touches a stone placed this turn)."""
         cdef GrowCore* s = self._gs()
-        cdef GrowGeom* g = self._gg()
+        cdef GrowTables* g = self._gg()
         cdef int32_t n = g.ncells, c
         if not from_scratch:
             return {"empty": self._cells(s.empty), "libs": [self._cells(s.libs[0]), self._cells(s.libs[1])],
@@ -226,7 +226,7 @@ cdef class GrowState(State):
 
     def _why_illegal(self, int action):
         cdef GrowCore* s = self._gs()
-        cdef GrowGeom* g = self._gg()
+        cdef GrowTables* g = self._gg()
         cdef int32_t colour = s.h.to_move, k, nb
         if action == g.end_action:
             return (f"'end' only declines the plant after {self.PRIVILEGED_NAME}'s privileged grow "

@@ -56,7 +56,7 @@ cdef enum:
     BALANCE_CHUNKS = 6             # chunks of colour 0 a position may bring to the balance turn
     BAL_STACK_TERMINALS = 3        # up to this many, the search needs no heap memory
 
-ctypedef struct WunGeom:
+ctypedef struct WunTables:
     Geometry geo
     int32_t ncells
     int32_t nplayers
@@ -89,21 +89,21 @@ cdef inline int32_t _chunks(const WunCore* s, int32_t colour) noexcept nogil:
     return s.ch.chains[colour] - s.hist.count[colour][1]
 
 
-cdef inline int32_t _turn_key(const WunGeom* g, int32_t turn) noexcept nogil:
+cdef inline int32_t _turn_key(const WunTables* g, int32_t turn) noexcept nogil:
     # Only the opening looks at the turn number, so later turns hash alike.
     return turn if turn <= g.nplayers else g.nplayers + 1
 
 
-cdef inline bint _balance_now(const WunCore* s, const WunGeom* g) noexcept nogil:
+cdef inline bint _balance_now(const WunCore* s, const WunTables* g) noexcept nogil:
     """Player 0's second turn under the balance opening."""
     return g.balance and s.turn == g.nplayers and s.h.to_move == 0
 
 
-cdef inline bint _swap_available(const WunCore* s, const WunGeom* g) noexcept nogil:
+cdef inline bint _swap_available(const WunCore* s, const WunTables* g) noexcept nogil:
     return g.pie and s.turn == 1 and s.placed == 0 and not s.h.swapped and s.h.to_move == 1
 
 
-cdef void _end_turn(WunCore* s, const WunGeom* g, bint passed, int32_t next_colour) noexcept nogil:
+cdef void _end_turn(WunCore* s, const WunTables* g, bint passed, int32_t next_colour) noexcept nogil:
     s.h.hash ^= g.z_placed[s.placed] ^ g.z_limit[s.limit] ^ g.z_passes[s.passes]
     s.h.hash ^= g.z_turn[_turn_key(g, s.turn)]
     s.placed = 0
@@ -119,7 +119,7 @@ cdef void _end_turn(WunCore* s, const WunGeom* g, bint passed, int32_t next_colo
     s.h.hash ^= g.z_placed[0] ^ g.z_limit[s.limit] ^ g.z_passes[s.passes] ^ g.z_turn[_turn_key(g, s.turn)]
 
 
-cdef void _place(WunCore* s, const WunGeom* g, int32_t colour, int32_t cell) noexcept nogil:
+cdef void _place(WunCore* s, const WunTables* g, int32_t colour, int32_t cell) noexcept nogil:
     chains_add(&s.ch, &g.geo, cell, colour, &s.hist)
     s.empty -= 1
     s.h.hash ^= g.zobrist[colour][cell] ^ g.z_placed[s.placed] ^ g.z_placed[s.placed + 1]
@@ -131,7 +131,7 @@ cdef void _place(WunCore* s, const WunGeom* g, int32_t colour, int32_t cell) noe
 
 # -- the balance rule ---------------------------------------------------------
 
-cdef int32_t _zero_chunks(const WunCore* s, const WunGeom* g, int32_t* roots) noexcept nogil:
+cdef int32_t _zero_chunks(const WunCore* s, const WunTables* g, int32_t* roots) noexcept nogil:
     """The representative cells of colour 0's chunks (at most BAL_MAX_TERMINALS + 1 listed)."""
     cdef int32_t c, m = 0
     for c in range(g.ncells):
@@ -142,7 +142,7 @@ cdef int32_t _zero_chunks(const WunCore* s, const WunGeom* g, int32_t* roots) no
     return m
 
 
-cdef void _balance_cells(const WunCore* s, const WunGeom* g, uint8_t* ok0, uint8_t* ok_other) noexcept nogil:
+cdef void _balance_cells(const WunCore* s, const WunTables* g, uint8_t* ok0, uint8_t* ok_other) noexcept nogil:
     """Under the balance rule, per empty cell: may colour 0 go there (``ok0``),
     may another colour (``ok_other``)?  Both mean: colour 0 can still end the
     turn with at most one chunk, within the stones left.
@@ -230,7 +230,7 @@ cdef void _balance_cells(const WunCore* s, const WunGeom* g, uint8_t* ok0, uint8
         free(dp)
 
 
-cdef inline bint _end_legal(const WunCore* s, const WunGeom* g) noexcept nogil:
+cdef inline bint _end_legal(const WunCore* s, const WunTables* g) noexcept nogil:
     if s.placed == 0 or not _balance_now(s, g):
         return True
     cdef int32_t roots[BAL_MAX_TERMINALS + 1]
@@ -241,7 +241,7 @@ cdef inline bint _end_legal(const WunCore* s, const WunGeom* g) noexcept nogil:
 
 cdef int32_t wun_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const WunCore* s = <const WunCore*>core
-    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef const WunTables* g = <const WunTables*>geom
     cdef int32_t n = g.ncells, c, x, k = 0
     cdef uint8_t ok0[MAX_CELLS]
     cdef uint8_t ok_other[MAX_CELLS]
@@ -274,7 +274,7 @@ cdef int32_t wun_legal(const void* core, const void* geom, int32_t* out) noexcep
 
 cdef bint wun_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const WunCore* s = <const WunCore*>core
-    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef const WunTables* g = <const WunTables*>geom
     cdef int32_t x
     cdef uint8_t ok0[MAX_CELLS]
     cdef uint8_t ok_other[MAX_CELLS]
@@ -293,7 +293,7 @@ cdef bint wun_is_legal(const void* core, const void* geom, int32_t a) noexcept n
 
 cdef void wun_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef WunCore* s = <WunCore*>core
-    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef const WunTables* g = <const WunTables*>geom
     if a == g.end_action:
         _end_turn(s, g, s.placed == 0, (s.h.to_move + 1) % g.nplayers)
     elif a == g.swap_action:
@@ -304,7 +304,7 @@ cdef void wun_apply(void* core, const void* geom, int32_t a) noexcept nogil:
         _place(s, g, a // g.ncells, a % g.ncells)
 
 
-cdef int _compare(const WunCore* s, const WunGeom* g, int32_t a, int32_t b) noexcept nogil:
+cdef int _compare(const WunCore* s, const WunTables* g, int32_t a, int32_t b) noexcept nogil:
     """-1 if colour a ranks better than b, 1 if worse, 0 for an exact tie:
     [chunks, chains of size 1, of size 2, ...] lexicographically, lower better."""
     cdef int32_t k, ca = _chunks(s, a), cb = _chunks(s, b)
@@ -319,7 +319,7 @@ cdef int _compare(const WunCore* s, const WunGeom* g, int32_t a, int32_t b) noex
 cdef void wun_returns(const void* core, const void* geom, double* out) noexcept nogil:
     # +1 for a sole winner; players tied for first get 0; everyone else -1.
     cdef const WunCore* s = <const WunCore*>core
-    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef const WunTables* g = <const WunTables*>geom
     cdef int32_t a, b, nbest = 0
     cdef bint best[MAX_PLAYERS]
     for a in range(g.nplayers):
@@ -336,7 +336,7 @@ cdef void wun_scores(const void* core, const void* geom, double* out) noexcept n
     # -chunks + k/4, k = players with as many chunks who lose the tie-break to this one:
     # higher is better, and equal scores are exact ties.
     cdef const WunCore* s = <const WunCore*>core
-    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef const WunTables* g = <const WunTables*>geom
     cdef int32_t a, b, k
     for a in range(g.nplayers):
         k = 0
@@ -348,7 +348,7 @@ cdef void wun_scores(const void* core, const void* geom, double* out) noexcept n
 
 cdef uint64_t wun_hash_full(const void* core, const void* geom) noexcept nogil:
     cdef const WunCore* s = <const WunCore*>core
-    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef const WunTables* g = <const WunTables*>geom
     cdef uint64_t z = 0
     cdef int32_t c
     for c in range(g.ncells):
@@ -363,7 +363,7 @@ cdef void wun_observe(const void* core, const void* geom, int32_t colour, float*
     # Planes: the stones of each colour in turn order starting with the observer's,
     # empty cells, the board's cells, and the stones left in the current turn.
     cdef const WunCore* s = <const WunCore*>core
-    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef const WunTables* g = <const WunTables*>geom
     cdef int32_t P = g.nplayers, area = geo_plane_area(&g.geo), c, at
     cdef float left = <float>(s.limit - s.placed)
     for c in range(g.ncells):
@@ -383,7 +383,7 @@ cdef void wun_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
     # i / E and cell empties[i % E] -- the generic playout's draw, without
     # building the list.
     cdef WunCore* s = <WunCore*>core
-    cdef const WunGeom* g = <const WunGeom*>geom
+    cdef const WunTables* g = <const WunTables*>geom
     cdef int32_t empties[MAX_CELLS]
     cdef int32_t E = 0, c, i, k, a, nplace, cell
     for c in range(g.ncells):
@@ -504,7 +504,7 @@ cdef void _sets_dfs(_Sets* t, int32_t start, int32_t j, int32_t m) noexcept nogi
         t.zero[x] = 0
 
 
-cdef void _count_zero_sets(const WunCore* s, const WunGeom* g, _Sets* t) noexcept nogil:
+cdef void _count_zero_sets(const WunCore* s, const WunTables* g, _Sets* t) noexcept nogil:
     cdef int32_t c, m = 0, nundo
     cdef int16_t undo[6]
     t.ncells = g.ncells
@@ -559,7 +559,7 @@ cdef class WunchunkGame(Game):
     @classmethod
     def _record_params(cls, dict record):
         return {"opening": "balance", "players": int(record.get("numplayers", 2))}
-    cdef WunGeom g
+    cdef WunTables g
 
     def _build(self, dict params):
         cdef int32_t size = params["size"], P = params["players"], n, c, k
@@ -569,7 +569,7 @@ cdef class WunchunkGame(Game):
         n = board.num_cells
         self.board = board
         self.num_players = P
-        memset(&self.g, 0, sizeof(WunGeom))
+        memset(&self.g, 0, sizeof(WunTables))
         self.g.geo = board.geo
         self.g.ncells = n
         self.g.nplayers = P
@@ -671,8 +671,8 @@ cdef class WunchunkState(State):
     cdef inline WunCore* _s(self):
         return <WunCore*>self.core
 
-    cdef inline WunGeom* _g(self):
-        return <WunGeom*>self.geom
+    cdef inline WunTables* _g(self):
+        return <WunTables*>self.geom
 
     @property
     def turn_limit(self):
@@ -754,7 +754,7 @@ cdef class WunchunkState(State):
 
     def _why_illegal(self, int action):
         cdef WunCore* s = self._s()
-        cdef WunGeom* g = self._g()
+        cdef WunTables* g = self._g()
         if not 0 <= action < self.game.num_actions:
             return "no such action"
         if action == g.swap_action:
@@ -781,7 +781,7 @@ cdef class WunchunkState(State):
         """Yield each distinct legal turn once, lazily: its placements in
         ascending cell order (mid-turn: the ways to finish it)."""
         cdef WunCore* s = self._s()
-        cdef WunGeom* g = self._g()
+        cdef WunTables* g = self._g()
         if s.h.to_move < 0:
             return
         fmt = self.game._format_turn
@@ -833,7 +833,7 @@ cdef class WunchunkState(State):
         on the remaining empty cells.
         """
         cdef WunCore* s = self._s()
-        cdef WunGeom* g = self._g()
+        cdef WunTables* g = self._g()
         cdef _Sets* t
         limit = turn_limit(limit)
         if limit is not None:
