@@ -22,7 +22,9 @@ MODULES = [
     "_hex",         # Hex and Hox
     "_tiptoptoe",   # Tip-Top-Toe
     "_storisende",  # Storisende
+    "_grow",        # Symple's protocol: whole turns, shared by Symple and Symple Hex
     "_symple",      # Symple
+    "_symplehex",   # Symple Hex: Hex under Symple's protocol
     "_oust",        # Oust
     "_wunchunk",    # Wunchunk
 ]

@@ -10,7 +10,9 @@ Figures: playouts/s and ns per atomic action for (a) C playouts through
 cost and state size.  For Hex 11x11, when ``open_spiel`` is importable
 (``pip install open-spiel``), OpenSpiel's Python loop and its C++ loop
 (``pyspiel.evaluate_bots`` with two uniform random bots) run in the same
-process as baselines.
+process as baselines.  Movement protocols are compared with their base games
+in the same run: time per action of Hex 11x11 under 12* against plain Hex
+(target <= 1.3x), and of Symple Hex 11x11 against Symple 13x13 (<= 1.5x).
 """
 
 from __future__ import annotations
@@ -26,6 +28,8 @@ from ludens import benchmark
 # (label, game, params)
 CASES = [
     ("Hex 11x11", "hex", {"size": 11}),
+    ("Hex 11x11 12*", "hex", {"size": 11, "protocol": "12*"}),
+    ("Symple Hex 11x11", "hex", {"size": 11, "protocol": "symple"}),
     ("Hox 11x11", "hox", {"size": 11}),
     ("Tip-Top-Toe", "tiptoptoe", {}),
     ("Storisende hexhex-5", "storisende", {}),
@@ -89,17 +93,19 @@ def main(argv=None) -> int:
     print(f"ludens {ludens.__version__}, Python {sys.version.split()[0]}, {args.seconds:g} s per figure")
     print(f"{'case':<22}{'C playouts/s':>14}{'C ns/ply':>10}{'Py playouts/s':>15}{'Py ns/ply':>11}"
           f"{'Py/C':>7}{'clone ns':>10}{'bytes':>8}")
+    ns_per_ply = {}
     for label, name, params in CASES:
         if args.games and name not in args.games:
             continue
         game = ludens.load(name, **params)
         c = benchmark.c_playouts(game, args.seconds, threads=args.threads)
+        ns_per_ply[label] = c["ns_per_ply"]
         py = benchmark.python_loop(game, args.seconds)
         cl = benchmark.clone_cost(game)
         print(f"{label:<22}{c['playouts_per_s']:>14,.0f}{c['ns_per_ply']:>10.1f}{py['playouts_per_s']:>15,.0f}"
               f"{py['ns_per_ply']:>11.1f}{py['ns_per_ply'] / c['ns_per_ply']:>7.1f}"
               f"{cl['ns_per_clone']:>10.0f}{cl['state_bytes']:>8}")
-        if name == "hex" and params.get("size") == 11:
+        if name == "hex" and params == {"size": 11}:
             base = openspiel_hex(11, args.seconds)
             if base is None:
                 print("    (open_spiel not installed: pip install open-spiel for the OpenSpiel baselines)")
@@ -110,6 +116,10 @@ def main(argv=None) -> int:
             print(f"    ludens vs OpenSpiel: C playout {base['cpp_ns_per_ply'] / c['ns_per_ply']:.1f}x faster "
                   f"than its C++ loop; Python loop {base['python_ns_per_ply'] / py['ns_per_ply']:.1f}x faster "
                   f"than its Python loop")
+    for slow, base, target in (("Hex 11x11 12*", "Hex 11x11", 1.3), ("Symple Hex 11x11", "Symple 13x13", 1.5)):
+        if slow in ns_per_ply and base in ns_per_ply:
+            ratio = ns_per_ply[slow] / ns_per_ply[base]
+            print(f"{slow} / {base}: {ratio:.2f}x the time per action (target <= {target}x)")
     return 0
 
 

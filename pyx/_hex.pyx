@@ -5,7 +5,9 @@ Hox is Hex with every cell labelled H, O or X and the k-th stone of the game
 restricted to label "HOX"[k % 3]; it also connects the transposed edges.
 Both run on one engine: ``nlabels`` is 1 for Hex and 3 for Hox.
 
-Actions: a cell index places a stone there; ``num_cells`` is SWAP.
+Actions: a cell index places a stone there; ``num_cells`` is SWAP; under
+``upto`` ``num_cells + 1`` is END (closes a turn early).  Turns follow the
+game's numeric protocol (ludens/_protocol.pxd; ``1*`` by default).
 Connections are tracked by union-find with path halving over the cells plus
 four virtual edge nodes; a stone joining its colour's two edge nodes wins.
 """
@@ -16,13 +18,17 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, Geometry
 from ludens._rng cimport Rng, rng_below, splitmix64, zobrist_fill
-from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, pie_swap, playout_applied,
-                            playout_draw, playout_running, two_player_returns)
+from ludens._protocol cimport (Protocol, protocol_at_first_answer, protocol_close, protocol_game_over,
+                               protocol_hash, protocol_may_close, protocol_set, protocol_step)
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
+                            playout_draw, playout_running, seat_hash, seat_keys_fill, two_player_returns)
 
 from ludens._board import letters
 from ludens._checks import index_in
 from ludens._params import Param
-from ludens.errors import IllegalActionError
+from ludens.errors import IllegalActionError, ParameterError
+from ludens import protocols
+from ludens.protocols import check_numeric
 
 cdef enum:
     MAX_SIDE = 26
@@ -37,12 +43,13 @@ ctypedef struct HexGeom:
     int32_t nlabels                # 1: Hex, 3: Hox
     int32_t swap_allowed
     int32_t swap_action
+    int32_t end_action             # END under upto, else -1
     int8_t seq[MAX_CELLS]          # position of the cell's label in the H, O, X sequence
     int8_t edge[2][MAX_CELLS]      # per colour: bit 0 first edge, bit 1 second edge
     int8_t rows_edges[2]           # 1 if the colour connects the top and bottom rows
     uint64_t zobrist[2][MAX_CELLS]
-    uint64_t z_white_to_move
-    uint64_t z_swapped
+    SeatKeys keys
+    Protocol proto
 
 ctypedef struct HexCore:
     Header h
@@ -68,19 +75,19 @@ cdef inline void _union(HexCore* s, int16_t a, int16_t b) noexcept nogil:
         s.parent[a] = b
 
 
-cdef inline uint64_t _z_turn(const HexGeom* g, int32_t colour) noexcept nogil:
-    return g.z_white_to_move if colour == 1 else 0
-
-
 cdef inline bint _swap_available(const HexCore* s, const HexGeom* g) noexcept nogil:
-    return g.swap_allowed and s.stones == 1 and s.h.to_move == 1 and not s.h.swapped
+    return g.swap_allowed and protocol_at_first_answer(&s.h) and s.h.to_move == 1 and not s.h.swapped
+
+
+cdef inline bint _end_available(const HexCore* s, const HexGeom* g) noexcept nogil:
+    return g.end_action >= 0 and protocol_may_close(&s.h, &g.proto)
 
 
 cdef inline bint _placeable(const HexCore* s, const HexGeom* g, int32_t cell) noexcept nogil:
     return s.cell[cell] == EMPTY and g.seq[cell] == s.stones % g.nlabels
 
 
-cdef void _place(HexCore* s, const HexGeom* g, int32_t cell) noexcept nogil:
+cdef inline void _place(HexCore* s, const HexGeom* g, int32_t cell) noexcept nogil:
     cdef int32_t colour = s.h.to_move, k
     cdef int16_t nb
     s.cell[cell] = <int8_t>colour
@@ -95,13 +102,11 @@ cdef void _place(HexCore* s, const HexGeom* g, int32_t cell) noexcept nogil:
         _union(s, <int16_t>cell, <int16_t>(EDGE0 + 2 * colour))
     if g.edge[colour][cell] & 2:
         _union(s, <int16_t>cell, <int16_t>(EDGE0 + 2 * colour + 1))
-    s.h.hash ^= _z_turn(g, colour)
     if _find(s, <int16_t>(EDGE0 + 2 * colour)) == _find(s, <int16_t>(EDGE0 + 2 * colour + 1)):
-        s.winner = colour
-        s.h.to_move = -1
+        s.winner = colour              # a win ends the turn, wherever it is
+        protocol_game_over(&s.h, &g.proto, &g.keys)
     else:
-        s.h.to_move = 1 - colour
-        s.h.hash ^= _z_turn(g, 1 - colour)
+        protocol_step(&s.h, &g.proto, &g.keys, colour, 1 - colour)
 
 
 cdef int32_t hex_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
@@ -114,6 +119,9 @@ cdef int32_t hex_legal(const void* core, const void* geom, int32_t* out) noexcep
     if _swap_available(s, g):
         out[n] = g.swap_action
         n += 1
+    if _end_available(s, g):
+        out[n] = g.end_action
+        n += 1
     return n
 
 
@@ -122,6 +130,8 @@ cdef bint hex_is_legal(const void* core, const void* geom, int32_t a) noexcept n
     cdef const HexGeom* g = <const HexGeom*>geom
     if a == g.swap_action:
         return _swap_available(s, g)
+    if a == g.end_action:
+        return _end_available(s, g)
     return _placeable(s, g, a)
 
 
@@ -129,7 +139,9 @@ cdef void hex_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef HexCore* s = <HexCore*>core
     cdef const HexGeom* g = <const HexGeom*>geom
     if a == g.swap_action:
-        pie_swap(&s.h, g.z_swapped)
+        pie_swap(&s.h, &g.keys)
+    elif a == g.end_action:
+        protocol_close(&s.h, &g.proto, &g.keys, 1 - s.h.to_move)
     else:
         _place(s, g, a)
 
@@ -153,11 +165,7 @@ cdef uint64_t hex_hash_full(const void* core, const void* geom) noexcept nogil:
     for c in range(g.ncells):
         if s.cell[c] != EMPTY:
             z ^= g.zobrist[s.cell[c]][c]
-    if s.h.to_move >= 0:
-        z ^= _z_turn(g, s.h.to_move)
-    if s.h.swapped:
-        z ^= g.z_swapped
-    return z
+    return z ^ seat_hash(&s.h, &g.keys) ^ protocol_hash(&s.h, &g.proto)
 
 
 cdef float ZERO_ONE[2]         # a condition as a float without a branch
@@ -193,13 +201,13 @@ cdef void hex_observe(const void* core, const void* geom, int32_t colour, float*
 cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                       int32_t* buf, PlayoutStats* st) noexcept nogil:
     # The empty cells of each label, ascending, in consecutive slices of buf:
-    # drawing index i of the current label's slice (or one past it for SWAP)
-    # is the same draw as over hex_legal's list, without rescanning the board.
+    # drawing index i of the current label's slice (then SWAP, then END, when
+    # legal) is the same draw as over hex_legal's list, without rescanning the board.
     cdef HexCore* s = <HexCore*>core
     cdef const HexGeom* g = <const HexGeom*>geom
     cdef int32_t start[3]
     cdef int32_t count[3]
-    cdef int32_t lab, c, n, i, total, pos = 0
+    cdef int32_t lab, c, n, i, nswap, pos = 0
     for lab in range(g.nlabels):
         start[lab] = pos
         count[lab] = 0
@@ -211,16 +219,19 @@ cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
     while playout_running(&s.h, st, max_plies):
         lab = s.stones % g.nlabels
         n = count[lab]
-        i = playout_draw(rng, st, n + (1 if _swap_available(s, g) else 0))
+        nswap = 1 if _swap_available(s, g) else 0
+        i = playout_draw(rng, st, n + nswap + (1 if g.end_action >= 0 and _end_available(s, g) else 0))
         if i < 0:
             return
-        if i == n:
-            pie_swap(&s.h, g.z_swapped)
-        else:
+        if i < n:
             c = buf[start[lab] + i]
             memmove(&buf[start[lab] + i], &buf[start[lab] + i + 1], (n - i - 1) * sizeof(int32_t))
             count[lab] = n - 1
             _place(s, g, c)
+        elif i == n and nswap:
+            pie_swap(&s.h, &g.keys)
+        else:
+            protocol_close(&s.h, &g.proto, &g.keys, 1 - s.h.to_move)
         playout_applied(&s.h, st)
 
 
@@ -230,14 +241,16 @@ cdef bint hex_rollout(void* core, const void* geom, Rng* rng, int32_t max_plies,
     # every empty cell is filled in a uniformly random order, alternately from
     # the colour to move (the stones after the first connection cannot undo it,
     # and a full Hex board holds exactly one connection).  So fill the board and
-    # search it once instead of a union-find update per stone.  Hox, or a
+    # search it once instead of a union-find update per stone.  Hox, a movement
+    # protocol other than 1* (colours do not alternate stone by stone), or a
     # horizon that could cut the game, plays the exact playout.
     cdef HexCore* s = <HexCore*>core
     cdef const HexGeom* g = <const HexGeom*>geom
     cdef PlayoutStats st
     cdef int32_t n = 0, c, i, j, t, k, nb, colour, top = 0
     cdef int16_t stack[MAX_CELLS]
-    if g.nlabels != 1 or g.ncells - s.stones + (1 if _swap_available(s, g) else 0) > max_plies:
+    if (g.nlabels != 1 or not g.proto.single
+            or g.ncells - s.stones + (1 if _swap_available(s, g) else 0) > max_plies):
         memset(&st, 0, sizeof(st))
         hex_playout(core, geom, rng, max_plies, buf, &st)
         if s.h.to_move >= 0:
@@ -249,7 +262,7 @@ cdef bint hex_rollout(void* core, const void* geom, Rng* rng, int32_t max_plies,
             buf[n] = c
             n += 1
     if _swap_available(s, g) and rng_below(rng, n + 1) == <uint32_t>n:
-        pie_swap(&s.h, g.z_swapped)
+        pie_swap(&s.h, &g.keys)
     colour = s.h.to_move
     for i in range(n):
         j = i + <int32_t>rng_below(rng, n - i)
@@ -296,7 +309,19 @@ HEX_RULES.rollout = hex_rollout
 # -- Python side --------------------------------------------------------------
 
 _SIZE = Param("size", 11, "side of the n x n rhombus", lo=1, hi=MAX_SIDE)
-_SWAP = Param("swap", True, "pie rule: after the first stone the second player may swap seats", kind=bool)
+_SWAP = Param("swap", True, "pie rule: after the first turn the second player may swap seats", kind=bool)
+_NUMERIC = Param("protocol", "1*", "movement protocol: actions per turn, e.g. 1*, 12*, 2323**, 1234+",
+                 kind=str, validate=check_numeric)
+_UPTO = Param("upto", False, "protocol entries are maxima: after one action 'end' closes a turn early",
+              kind=bool)
+
+
+def _hex_protocol(text):
+    return text if text == "symple" else check_numeric(text)
+
+
+_PROTOCOL = Param("protocol", "1*", "movement protocol: a numeric one (1*, 12*, 2323**, 1234+, ...) "
+                  "or 'symple' (Symple Hex)", kind=str, validate=_hex_protocol)
 
 LABELS = "HOX"
 
@@ -306,11 +331,20 @@ cdef class HexGame(Game):
 
     NAME = "hex"
     TITLE = "Hex"
-    PARAMS = (_SIZE, _SWAP)
+    PARAMS = (_SIZE, _SWAP, _PROTOCOL, _UPTO)
+    PROTOCOLS = "numeric (protocol=, upto=), symple"
     SCORES_DECIDE = True
     COLOURS = ("Black", "White")
     DRAWING = {"edges": (1, 2)}      # Black (digit 1) joins the rows' edges, White the columns'
     cdef HexGeom g
+
+    @staticmethod
+    def _variant(dict params):
+        """The class that plays ``params``: Symple Hex for protocol='symple'."""
+        if params.get("protocol") == "symple":
+            from ludens._symplehex import SympleHexGame
+            return SympleHexGame
+        return HexGame
 
     def _labelled(self):
         return False
@@ -337,6 +371,9 @@ cdef class HexGame(Game):
         self.g.nlabels = 3 if hox else 1
         self.g.swap_allowed = params["swap"]
         self.g.swap_action = n * n
+        if params["protocol"] == "symple":
+            raise ParameterError("hex: protocol 'symple' is Symple Hex: ludens.load('hex', protocol='symple')")
+        self.g.end_action = n * n + 1 if params["upto"] else -1
         # Hex: colour 0 joins rows 1 and n, colour 1 columns a and last; Hox transposes.
         self.g.rows_edges[0] = 0 if hox else 1
         self.g.rows_edges[1] = 1 if hox else 0
@@ -351,17 +388,18 @@ cdef class HexGame(Game):
         cdef uint64_t x = 0x4C5544454E53 ^ (<uint64_t>n << 32) ^ (<uint64_t>hox << 40)
         for colour in range(2):
             zobrist_fill(self.g.zobrist[colour], n * n, &x)
-        self.g.z_white_to_move = splitmix64(&x)
-        self.g.z_swapped = splitmix64(&x)
+        seat_keys_fill(&self.g.keys, &x, 2, ~(<uint64_t>0))
+        protocol_set(&self.g.proto, params["protocol"], params["upto"], splitmix64(&x))
 
         cdef HexCore init
         _reset(&init)
-        self.default_max_plies = n * n + 1
+        # Stones, one swap, and under upto at most one END per stone.
+        self.default_max_plies = (2 * n * n if params["upto"] else n * n) + 1
         self.observation_shape = (8 if hox else 4, n, n)
         self._state_type = HexState
-        names = tuple(board.names) + ("swap",)
+        names = tuple(board.names) + ("swap",) + (("end",) if params["upto"] else ())
         self._set_rules(&HEX_RULES, &self.g, PyBytes_FromStringAndSize(<char*>&init, sizeof(HexCore)),
-                        names, -1, -1)
+                        names, -1, self.g.end_action)
 
     def label(self, cell):
         """Hox: the label ('H', 'O' or 'X') of a cell (index or name); Hex: None."""
@@ -392,6 +430,7 @@ cdef class HexGame(Game):
             raise reader.fail(f"label counts H/O/X {counts} do not follow the H, O, X sequence")
         s.stones = n
         s.h.swapped = swapped
+        s.h.proto_turn, s.h.turn_plies = protocols.position_turn(reader, n, self._params["protocol"])
         # Rebuild the connections from scratch.
         for c in range(self.g.ncells):
             if s.cell[c] != EMPTY:
@@ -419,7 +458,13 @@ cdef class HoxGame(HexGame):
 
     NAME = "hox"
     TITLE = "Hox"
+    PARAMS = (_SIZE, _SWAP, _NUMERIC, _UPTO)
+    PROTOCOLS = "numeric (protocol=, upto=)"
     DRAWING = {"edges": (2, 1), "labels": "empty"}
+
+    @staticmethod
+    def _variant(dict params):
+        return HoxGame
 
     def _labelled(self):
         return True
@@ -452,6 +497,8 @@ cdef class HexState(State):
             if not g.swap_allowed:
                 return "this game is played without the swap rule"
             return "swap is only allowed as the second player's first turn"
+        if action == g.end_action:
+            return "'end' closes a turn only after at least one action of it"
         if s.cell[action] != EMPTY:
             return "the cell is occupied"
         need = LABELS[s.stones % 3]
@@ -465,6 +512,8 @@ cdef class HexState(State):
 
     def _json_extra(self):
         d = {"swapped": bool(self._s().h.swapped)}
+        d.update(protocols.json_fields(self.game.params["protocol"], self._s().h.proto_turn,
+                                       self._s().h.turn_plies))
         if self._g().nlabels == 3 and not self.is_terminal():
             d["next_label"] = LABELS[self._s().stones % 3]
         return d
@@ -480,8 +529,20 @@ cdef class HexState(State):
                 out.append(LABELS[g.seq[c]].lower() if g.nlabels == 3 else ".")
         return out
 
+    def actions_left(self):
+        """Actions still to play in the current turn (at most, under upto); 0 when over."""
+        cdef HexCore* s = self._s()
+        return protocols.actions_left(self.game.params["protocol"], s.h.proto_turn, s.h.turn_plies,
+                                      s.h.to_move < 0)
+
+    def _turn_note(self):
+        cdef HexCore* s = self._s()
+        return protocols.turn_note(self.game.params["protocol"], self.game.params["upto"], s.h.proto_turn,
+                                   s.h.turn_plies, s.h.to_move < 0)
+
     def _headline(self):
-        line = State._headline(self)
+        note = self._turn_note()
+        line = State._headline(self) + ("; " + note if note else "")
         if self._g().nlabels == 3 and not self.is_terminal():
             line += f", next stone on {LABELS[self._s().stones % 3]}"
         return line + f"  ({self._legend('BW')})"

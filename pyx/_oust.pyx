@@ -50,8 +50,8 @@ from ludens._bits cimport bit_clear, bit_get, bit_set, bits_list, bits_select_sc
 from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear,
                              chains_remove)
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
-from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw,
-                            playout_running, two_player_returns)
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, playout_applied, playout_draw,
+                            playout_running, seat_hash, seat_keys_fill, set_to_move, two_player_returns)
 from ludens._state import count_up_to, turn_limit
 
 from ludens._params import Param
@@ -73,7 +73,7 @@ ctypedef struct OustGeom:
     int32_t pass_action
     int16_t nbx[CHAIN_MAX_CELLS][6]     # the neighbours of each cell, padded with NOWHERE
     uint64_t zobrist[2][CHAIN_MAX_CELLS]
-    uint64_t z_white_to_move
+    SeatKeys keys
     uint64_t z_passed               # the last turn was a pass
 
 ctypedef struct OustCore:
@@ -89,10 +89,6 @@ ctypedef struct OustCore:
 
 
 # -- rules ------------------------------------------------------------------
-
-cdef inline uint64_t _z_turn(const OustGeom* g, int32_t colour) noexcept nogil:
-    return g.z_white_to_move if colour == 1 else 0
-
 
 cdef inline bint _touches_own(const OustCore* s, const OustGeom* g, int32_t c, int32_t p) noexcept nogil:
     cdef int32_t k
@@ -229,8 +225,7 @@ cdef int32_t _liberties(const OustCore* s, const OustGeom* g, int32_t root, uint
 
 cdef void _end_turn(OustCore* s, const OustGeom* g) noexcept nogil:
     cdef int32_t p = s.h.to_move
-    s.h.hash ^= _z_turn(g, p) ^ _z_turn(g, 1 - p)
-    s.h.to_move = 1 - p
+    set_to_move(&s.h, &g.keys, 1 - p)
     s.h.turn_plies = 0
     _refresh(s, g, 1 - p)
 
@@ -240,8 +235,7 @@ cdef void _pass(OustCore* s, const OustGeom* g) noexcept nogil:
     s.h.hash ^= g.z_passed
     if s.passes == 1:
         s.passes = 2
-        s.h.hash ^= _z_turn(g, s.h.to_move)
-        s.h.to_move = -1
+        set_to_move(&s.h, &g.keys, -1)
         s.h.turn_plies = 0
     else:
         s.passes = 1
@@ -343,8 +337,7 @@ cdef void _place(OustCore* s, const OustGeom* g, int32_t c) noexcept nogil:
                 s.stale[p][i] |= around[i]
     if s.ch.stones[q] == 0:
         s.winner = p
-        s.h.hash ^= _z_turn(g, p)
-        s.h.to_move = -1
+        set_to_move(&s.h, &g.keys, -1)
         s.h.turn_plies = 0
         return
     _refresh(s, g, p)
@@ -420,11 +413,9 @@ cdef uint64_t oust_hash_full(const void* core, const void* geom) noexcept nogil:
     for c in range(g.ncells):
         if s.ch.colour[c] != EMPTY:
             z ^= g.zobrist[s.ch.colour[c]][c]
-    if s.h.to_move >= 0:
-        z ^= _z_turn(g, s.h.to_move)
     if s.passes == 1:
         z ^= g.z_passed
-    return z
+    return z ^ seat_hash(&s.h, &g.keys)
 
 
 cdef void oust_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
@@ -524,7 +515,7 @@ cdef class OustGame(Game):
         cdef uint64_t x = 0x4F555354 ^ (<uint64_t>size << 32) ^ (<uint64_t>(kind == "square") << 40)
         for colour in range(2):
             zobrist_fill(self.g.zobrist[colour], n, &x)
-        self.g.z_white_to_move = splitmix64(&x)
+        seat_keys_fill(&self.g.keys, &x, 2, ~(<uint64_t>0))
         self.g.z_passed = splitmix64(&x)
 
         cdef OustCore init

@@ -35,10 +35,12 @@ import numpy as np
 
 from ludens._board cimport OUTSIDE, Board, Geometry, geo_plane_area, geo_plane_at, geo_ray
 from ludens._rng cimport splitmix64, splitmix64_mix
-from ludens._state cimport Game, Header, Rules, State, higher_of_two, pie_swap, two_player_returns
+from ludens._state cimport (Game, Header, Rules, SeatKeys, State, higher_of_two, pie_swap, seat_hash, seat_keys_fill,
+                            set_to_move, two_player_returns)
 
 from ludens._board import connected_hexes
 from ludens._board import modular_cells, modular_layout   # re-exported: Storisende's boards
+from ludens._board import _HEX_DIRS
 from ludens._checks import index_in, short_repr
 from ludens._params import Param
 from ludens.errors import IllegalActionError, ParameterError, PositionError
@@ -80,8 +82,7 @@ ctypedef struct StoGeom:
     const int32_t* mv_first    # the first entry of move m's line
     uint64_t zbase[2][MAX_CELLS]      # stacks: _zstack mixes these with the height
     uint64_t zkind[3][MAX_CELLS]      # zkind[TILE] is zero
-    uint64_t z_colour1                # colour 1 to move
-    uint64_t z_swapped
+    SeatKeys keys
     uint64_t z_phase[3]
 
 ctypedef struct StoCore:
@@ -109,10 +110,6 @@ cdef inline uint64_t _zstack(const StoGeom* g, int32_t c, int32_t colour, int32_
     return splitmix64_mix(g.zbase[colour][c] + <uint64_t>h * GOLDEN) & KEY_MASK
 
 
-cdef inline uint64_t _zturn(const StoGeom* g, int32_t colour) noexcept nogil:
-    return g.z_colour1 if colour == 1 else 0
-
-
 cdef inline void _set_stack(StoCore* s, const StoGeom* g, int32_t c, int32_t colour, int32_t h) noexcept nogil:
     """Replace the stack on ``c`` by ``h`` pieces of ``colour`` (h = 0: empty)."""
     if s.owner[c] >= 0:
@@ -132,8 +129,7 @@ cdef inline void _set_phase(StoCore* s, const StoGeom* g, int32_t phase) noexcep
 
 
 cdef inline void _set_to_move(StoCore* s, const StoGeom* g, int32_t colour) noexcept nogil:
-    s.h.hash ^= _zturn(g, s.h.to_move) ^ _zturn(g, colour)
-    s.h.to_move = colour
+    set_to_move(&s.h, &g.keys, colour)
 
 
 cdef inline void _set_passes(StoCore* s, int32_t passes) noexcept nogil:
@@ -312,7 +308,7 @@ cdef void sto_apply(void* core, const void* geom, int32_t a) noexcept nogil:
         s.irrev = 1
         _end_setup_a(s, g)
     else:                                     # swap: the board stays, the seats change
-        pie_swap(&s.h, g.z_swapped)
+        pie_swap(&s.h, &g.keys)
         s.irrev = 1
 
 
@@ -406,10 +402,7 @@ cdef uint64_t sto_hash_full(const void* core, const void* geom) noexcept nogil:
         z ^= g.zkind[s.kind[c]][c]
         if s.owner[c] >= 0:
             z ^= _zstack(g, c, s.owner[c], s.height[c])
-    if s.h.to_move >= 0:
-        z ^= _zturn(g, s.h.to_move)
-    if s.h.swapped:
-        z ^= g.z_swapped
+    z ^= seat_hash(&s.h, &g.keys)
     if s.passes == 1:
         z ^= PASS_BIT
     return z
@@ -564,8 +557,7 @@ cdef class StorisendeGame(Game):
                 self.g.zbase[d][c] = splitmix64(&x)
             self.g.zkind[TERR][c] = splitmix64(&x) & KEY_MASK
             self.g.zkind[WALL][c] = splitmix64(&x) & KEY_MASK
-        self.g.z_colour1 = splitmix64(&x) & KEY_MASK
-        self.g.z_swapped = splitmix64(&x) & KEY_MASK
+        seat_keys_fill(&self.g.keys, &x, 2, KEY_MASK)
         for d in range(3):
             self.g.z_phase[d] = splitmix64(&x) & KEY_MASK
 

@@ -8,8 +8,9 @@ player occupies a house with three in a row inside it; three occupied houses
 in a row (of houses) win at once; on a full board most houses, then fewer
 pieces, win.
 
-Actions: ``number - 1`` (0..38) plays that number; 39 is SWAP.  Every turn
-is one action.  Only the mover gains pieces, so only the mover can complete a
+Actions: ``number - 1`` (0..38) plays that number; 39 is SWAP; under
+``upto`` 40 is END.  Turns follow the numeric protocol (ludens/_protocol.pxd;
+``1*``, one number per turn, by default).  Only the mover gains pieces, so only the mover can complete a
 line of houses; a line completed by the move that fills the board wins (the
 full-board ranking applies only when nobody has a line).
 
@@ -29,32 +30,38 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._board cimport Board
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
-from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, pie_swap, playout_applied,
-                            playout_draw, playout_running, two_player_returns)
+from ludens._protocol cimport (Protocol, protocol_at_first_answer, protocol_close, protocol_game_over,
+                               protocol_hash, protocol_may_close, protocol_set, protocol_step)
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
+                            playout_draw, playout_running, seat_hash, seat_keys_fill, two_player_returns)
 
 from ludens._checks import index_in
+from ludens import protocols
 from ludens._params import Param
 # The labelling (its parsing and checks) is a module of its own; re-exported here.
 from ludens._tiptoptoe_labels import HOUSE_NAMES, SHIPPED, labels_text, parse_labels, square_kind
 from ludens.errors import NotationError
+from ludens.protocols import check_numeric
 
 cdef enum:
     SIDE = 9
     CELLS = 81
     NUMBERS = 39
     SWAP = NUMBERS             # the action id of "swap"
+    END = NUMBERS + 1          # the action id of "end" (under upto)
     EMPTY = -1
 
 ctypedef struct TttGeom:
     int32_t swap_allowed
+    int32_t upto
     int8_t number[CELLS]       # the action (number - 1) of each square
     int8_t house[CELLS]        # the house of each square, 0..8
     uint16_t bit[CELLS]        # 1 << the square's place in its house
     int8_t nsq[NUMBERS]        # squares of each number: 1, 2 or 3
     int8_t sq[NUMBERS][3]      # the squares of each number, ascending
     uint64_t zobrist[2][CELLS]
-    uint64_t z_white_to_move
-    uint64_t z_swapped
+    SeatKeys keys
+    Protocol proto
 
 ctypedef struct TttCore:
     Header h
@@ -98,12 +105,12 @@ cdef inline int32_t _popcount9(uint16_t m) noexcept nogil:
     return n
 
 
-cdef inline uint64_t _z_turn(const TttGeom* g, int32_t colour) noexcept nogil:
-    return g.z_white_to_move if colour == 1 else 0
-
-
 cdef inline bint _swap_available(const TttCore* s, const TttGeom* g) noexcept nogil:
-    return g.swap_allowed and s.placed == 1 and s.h.to_move == 1 and not s.h.swapped
+    return protocol_at_first_answer(&s.h) and g.swap_allowed and s.h.to_move == 1 and not s.h.swapped
+
+
+cdef inline bint _end_available(const TttCore* s, const TttGeom* g) noexcept nogil:
+    return g.upto and protocol_may_close(&s.h, &g.proto)
 
 
 cdef int32_t _full_board_winner(const TttCore* s) noexcept nogil:
@@ -116,7 +123,7 @@ cdef int32_t _full_board_winner(const TttCore* s) noexcept nogil:
     return -1
 
 
-cdef void _play(TttCore* s, const TttGeom* g, int32_t k) noexcept nogil:
+cdef inline void _play(TttCore* s, const TttGeom* g, int32_t k) noexcept nogil:
     """The colour to move fills every square of number k + 1."""
     cdef int32_t colour = s.h.to_move, j, c, hs
     for j in range(g.nsq[k]):
@@ -130,18 +137,17 @@ cdef void _play(TttCore* s, const TttGeom* g, int32_t k) noexcept nogil:
     s.pieces[colour] += g.nsq[k]
     s.free &= ~(<uint64_t>1 << k)
     s.placed += 1
-    s.h.hash ^= _z_turn(g, colour)
     # Only the mover gains pieces, so only the mover can complete a line of
-    # houses; such a line wins even when the move also fills the board.
+    # houses; such a line wins even when the move also fills the board (and
+    # in the middle of a turn: the turn ends there).
     if THREE[s.occupied[colour]]:
         s.winner = colour
-        s.h.to_move = -1
+        protocol_game_over(&s.h, &g.proto, &g.keys)
     elif s.free == 0:
         s.winner = _full_board_winner(s)
-        s.h.to_move = -1
+        protocol_game_over(&s.h, &g.proto, &g.keys)
     else:
-        s.h.to_move = 1 - colour
-        s.h.hash ^= _z_turn(g, 1 - colour)
+        protocol_step(&s.h, &g.proto, &g.keys, colour, 1 - colour)
 
 
 cdef int32_t ttt_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
@@ -155,6 +161,9 @@ cdef int32_t ttt_legal(const void* core, const void* geom, int32_t* out) noexcep
     if _swap_available(s, g):
         out[n] = SWAP
         n += 1
+    if _end_available(s, g):
+        out[n] = END
+        n += 1
     return n
 
 
@@ -163,13 +172,19 @@ cdef bint ttt_is_legal(const void* core, const void* geom, int32_t a) noexcept n
     cdef const TttGeom* g = <const TttGeom*>geom
     if a == SWAP:
         return _swap_available(s, g)
+    if a == END:
+        return _end_available(s, g)
     return (s.free >> a) & 1
 
 
 cdef void ttt_apply(void* core, const void* geom, int32_t a) noexcept nogil:
+    cdef TttCore* s = <TttCore*>core
+    cdef const TttGeom* g = <const TttGeom*>geom
     if a == SWAP:
         # Seats change, colours do not: White (now the first seat) still moves.
-        pie_swap(&(<TttCore*>core).h, (<const TttGeom*>geom).z_swapped)
+        pie_swap(&s.h, &g.keys)
+    elif a == END:
+        protocol_close(&s.h, &g.proto, &g.keys, 1 - s.h.to_move)
     else:
         _play(<TttCore*>core, <const TttGeom*>geom, a)
 
@@ -196,11 +211,7 @@ cdef uint64_t ttt_hash_full(const void* core, const void* geom) noexcept nogil:
     for c in range(CELLS):
         if s.cell[c] != EMPTY:
             z ^= g.zobrist[s.cell[c]][c]
-    if s.h.to_move >= 0:
-        z ^= _z_turn(g, s.h.to_move)
-    if s.h.swapped:
-        z ^= g.z_swapped
-    return z
+    return z ^ seat_hash(&s.h, &g.keys) ^ protocol_hash(&s.h, &g.proto)
 
 
 cdef void ttt_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
@@ -229,26 +240,29 @@ cdef void ttt_observe(const void* core, const void* geom, int32_t colour, float*
 
 cdef void ttt_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                       int32_t* buf, PlayoutStats* st) noexcept nogil:
-    # buf holds the empty numbers, ascending: drawing index i of it (or one
-    # past it for SWAP) is the same draw as over ttt_legal's list.
+    # buf holds the empty numbers, ascending: drawing index i of it (then
+    # SWAP, then END, when legal) is the same draw as over ttt_legal's list.
     cdef TttCore* s = <TttCore*>core
     cdef const TttGeom* g = <const TttGeom*>geom
-    cdef int32_t k, i, total, n = 0
+    cdef int32_t k, i, nswap, n = 0
     for k in range(NUMBERS):
         if s.free >> k & 1:
             buf[n] = k
             n += 1
     while playout_running(&s.h, st, max_plies):
-        i = playout_draw(rng, st, n + (1 if _swap_available(s, g) else 0))
+        nswap = 1 if _swap_available(s, g) else 0
+        i = playout_draw(rng, st, n + nswap + (1 if g.upto and _end_available(s, g) else 0))
         if i < 0:
             return
-        if i == n:
-            pie_swap(&s.h, g.z_swapped)
-        else:
+        if i < n:
             k = buf[i]
             memmove(&buf[i], &buf[i + 1], (n - i - 1) * sizeof(int32_t))
             n -= 1
             _play(s, g, k)
+        elif i == n and nswap:
+            pie_swap(&s.h, &g.keys)
+        else:
+            protocol_close(&s.h, &g.proto, &g.keys, 1 - s.h.to_move)
         playout_applied(&s.h, st)
 
 
@@ -282,6 +296,10 @@ _LABELS = Param("labels", None,
                 "with rows split by '/' or newlines, or dict cell -> number); None: the shipped numbering",
                 kind=object, optional=True, validate=_validate_labels)
 _SWAP_PARAM = Param("swap", True, "pie rule: after Black's first turn White may swap seats", kind=bool)
+_PROTOCOL = Param("protocol", "1*", "movement protocol: numbers per turn, e.g. 1*, 12*, 1234+",
+                  kind=str, validate=check_numeric)
+_UPTO = Param("upto", False, "protocol entries are maxima: after one number 'end' closes a turn early",
+              kind=bool)
 
 
 cdef class TipTopToeGame(Game):
@@ -303,7 +321,8 @@ cdef class TipTopToeGame(Game):
 
     NAME = "tiptoptoe"
     TITLE = "Tip-Top-Toe"
-    PARAMS = (_LABELS, _SWAP_PARAM)
+    PARAMS = (_LABELS, _SWAP_PARAM, _PROTOCOL, _UPTO)
+    PROTOCOLS = "numeric (protocol=, upto=)"
     SCORES_DECIDE = False
     COLOURS = ("Black", "White")
     DRAWING = {"cell": "#fbf6e9", "line": "#b9ab8c", "piece": 0.66, "labels": "all", "layers": ("houses",)}
@@ -318,6 +337,7 @@ cdef class TipTopToeGame(Game):
         self.labels = SHIPPED if params["labels"] is None else parse_labels(params["labels"])
         memset(&self.g, 0, sizeof(TttGeom))
         self.g.swap_allowed = params["swap"]
+        self.g.upto = params["upto"]
         for c in range(CELLS):
             r, q = divmod(c, SIDE)
             k = self.labels[r][q] - 1
@@ -329,17 +349,18 @@ cdef class TipTopToeGame(Game):
         cdef uint64_t x = 0x5449505450544F45
         for colour in range(2):
             zobrist_fill(self.g.zobrist[colour], CELLS, &x)
-        self.g.z_white_to_move = splitmix64(&x)
-        self.g.z_swapped = splitmix64(&x)
+        seat_keys_fill(&self.g.keys, &x, 2, ~(<uint64_t>0))
+        protocol_set(&self.g.proto, params["protocol"], params["upto"], splitmix64(&x))
 
         cdef TttCore init
         _reset(&init)
-        self.default_max_plies = NUMBERS + 1
+        # Numbers, one swap, and under upto at most one END per number.
+        self.default_max_plies = (2 * NUMBERS if params["upto"] else NUMBERS) + 1
         self.observation_shape = (9, SIDE, SIDE)
         self._state_type = TipTopToeState
-        names = tuple(str(k + 1) for k in range(NUMBERS)) + ("swap",)
+        names = tuple(str(k + 1) for k in range(NUMBERS)) + ("swap",) + (("end",) if params["upto"] else ())
         self._set_rules(&TTT_RULES, &self.g, PyBytes_FromStringAndSize(<char*>&init, sizeof(TttCore)),
-                        names, -1, -1)
+                        names, -1, END if params["upto"] else -1)
 
     def _cell(self, cell):
         if isinstance(cell, str):
@@ -411,6 +432,7 @@ cdef class TipTopToeGame(Game):
         if swapped and s.placed == 0:
             raise reader.fail("swapped is True, but nobody can swap before the first number")
         s.h.swapped = swapped
+        s.h.proto_turn, s.h.turn_plies = protocols.position_turn(reader, s.placed, self._params["protocol"])
         for colour in range(2):
             if THREE[s.occupied[colour]]:
                 s.winner = colour
@@ -485,6 +507,8 @@ cdef class TipTopToeState(State):
             if not self._g().swap_allowed:
                 return "this game is played without the swap rule"
             return "swap is only allowed as White's answer to Black's first turn"
+        if action == END:
+            return "'end' closes a turn only after at least one number of it"
         squares = self.game.squares(action + 1)
         owner = self.game.COLOURS[s.cell[self._g().sq[action][0]]]
         return f"number {action + 1} is taken ({', '.join(squares)} hold {owner} pieces)"
@@ -497,16 +521,30 @@ cdef class TipTopToeState(State):
     def _json_extra(self):
         cdef TttCore* s = self._s()
         occupied = [s.occupied[0], s.occupied[1]]
-        return {"swapped": bool(s.h.swapped),
-                "houses": [[colour + 1 for colour in range(2) if occupied[colour] >> hs & 1]
-                           for hs in range(9)]}
+        d = {"swapped": bool(s.h.swapped),
+             "houses": [[colour + 1 for colour in range(2) if occupied[colour] >> hs & 1]
+                        for hs in range(9)]}
+        d.update(protocols.json_fields(self.game.params["protocol"], s.h.proto_turn, s.h.turn_plies))
+        return d
+
+    def actions_left(self):
+        """Numbers still to play in the current turn (at most, under upto); 0 when over."""
+        cdef TttCore* s = self._s()
+        return protocols.actions_left(self.game.params["protocol"], s.h.proto_turn, s.h.turn_plies,
+                                      s.h.to_move < 0)
 
     def _glyphs(self):
         cdef TttCore* s = self._s()
         cdef TttGeom* g = self._g()
         return [("B", "W")[s.cell[c]] if s.cell[c] != EMPTY else str(g.number[c] + 1) for c in range(CELLS)]
 
+    def _turn_note(self):
+        cdef TttCore* s = self._s()
+        return protocols.turn_note(self.game.params["protocol"], self.game.params["upto"], s.h.proto_turn,
+                                   s.h.turn_plies, s.h.to_move < 0)
+
     def _headline(self):
         cdef TttCore* s = self._s()
-        return (State._headline(self) + f"  ({self._legend('BW')}; houses B {_popcount9(s.occupied[0])}, "
+        note = self._turn_note()
+        return (State._headline(self) + ("; " + note if note else "") + f"  ({self._legend('BW')}; houses B {_popcount9(s.occupied[0])}, "
                 f"W {_popcount9(s.occupied[1])}; pieces B {s.pieces[0]}, W {s.pieces[1]})")

@@ -39,8 +39,8 @@ from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
 from ludens._chains cimport Chains, SizeHist, chains_add, chains_clear
 from ludens._steiner cimport STEINER_BLOCKED, steiner_join
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
-from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, pie_swap, playout_applied,
-                            playout_draw, playout_running)
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
+                            playout_draw, playout_running, seat_hash, seat_keys_fill, set_to_move)
 from ludens._signals cimport interrupted, reraise
 from ludens._state import turn_limit
 
@@ -65,8 +65,7 @@ ctypedef struct WunGeom:
     int32_t end_action
     int32_t swap_action
     uint64_t zobrist[MAX_PLAYERS][MAX_CELLS]
-    uint64_t z_to_move[MAX_PLAYERS]
-    uint64_t z_swapped
+    SeatKeys keys
     uint64_t z_placed[MAX_CELLS + 1]
     uint64_t z_limit[MAX_CELLS + 1]
     uint64_t z_passes[MAX_PLAYERS + 1]
@@ -106,18 +105,17 @@ cdef inline bint _swap_available(const WunCore* s, const WunGeom* g) noexcept no
 
 cdef void _end_turn(WunCore* s, const WunGeom* g, bint passed, int32_t next_colour) noexcept nogil:
     s.h.hash ^= g.z_placed[s.placed] ^ g.z_limit[s.limit] ^ g.z_passes[s.passes]
-    s.h.hash ^= g.z_turn[_turn_key(g, s.turn)] ^ g.z_to_move[s.h.to_move]
+    s.h.hash ^= g.z_turn[_turn_key(g, s.turn)]
     s.placed = 0
     s.passes = s.passes + 1 if passed else 0
     s.turn += 1
     s.h.turn_plies = 0
     if s.empty == 0 or s.passes >= g.nplayers:
-        s.h.to_move = -1
+        set_to_move(&s.h, &g.keys, -1)
         s.limit = 0
     else:
-        s.h.to_move = next_colour
+        set_to_move(&s.h, &g.keys, next_colour)
         s.limit = _chunks(s, next_colour)
-        s.h.hash ^= g.z_to_move[next_colour]
     s.h.hash ^= g.z_placed[0] ^ g.z_limit[s.limit] ^ g.z_passes[s.passes] ^ g.z_turn[_turn_key(g, s.turn)]
 
 
@@ -300,7 +298,7 @@ cdef void wun_apply(void* core, const void* geom, int32_t a) noexcept nogil:
         _end_turn(s, g, s.placed == 0, (s.h.to_move + 1) % g.nplayers)
     elif a == g.swap_action:
         # The swapper takes colour 0; the other seat plays colour 1 and moves next.
-        pie_swap(&s.h, g.z_swapped)
+        pie_swap(&s.h, &g.keys)
         _end_turn(s, g, False, s.h.to_move)
     else:
         _place(s, g, a // g.ncells, a % g.ncells)
@@ -356,10 +354,7 @@ cdef uint64_t wun_hash_full(const void* core, const void* geom) noexcept nogil:
     for c in range(g.ncells):
         if s.ch.colour[c] >= 0:
             z ^= g.zobrist[s.ch.colour[c]][c]
-    if s.h.to_move >= 0:
-        z ^= g.z_to_move[s.h.to_move]
-    if s.h.swapped:
-        z ^= g.z_swapped
+    z ^= seat_hash(&s.h, &g.keys)
     z ^= g.z_placed[s.placed] ^ g.z_limit[s.limit] ^ g.z_passes[s.passes] ^ g.z_turn[_turn_key(g, s.turn)]
     return z
 
@@ -585,8 +580,7 @@ cdef class WunchunkGame(Game):
         cdef uint64_t x = 0x57554E4348554E4B ^ (<uint64_t>size << 8) ^ <uint64_t>P
         for c in range(P):
             zobrist_fill(self.g.zobrist[c], n, &x)
-            self.g.z_to_move[c] = splitmix64(&x)
-        self.g.z_swapped = splitmix64(&x)
+        seat_keys_fill(&self.g.keys, &x, P, ~(<uint64_t>0))
         for k in range(MAX_CELLS + 1):
             self.g.z_placed[k] = splitmix64(&x)
             self.g.z_limit[k] = splitmix64(&x)

@@ -18,9 +18,15 @@ import ludens
 
 # (params, number of random games); at least 200 games per game in all.
 CASES: dict[str, list[tuple[dict, int]]] = {
-    "hex": [({}, 40), ({"size": 5}, 100), ({"size": 3, "swap": False}, 40), ({"size": 1}, 20)],
-    "hox": [({}, 40), ({"size": 5}, 100), ({"size": 2}, 40), ({"size": 4, "swap": False}, 20)],
-    "tiptoptoe": [({}, 300), ({"swap": False}, 100)],
+    "hex": [({}, 40), ({"size": 5}, 100), ({"size": 3, "swap": False}, 40), ({"size": 1}, 20),
+            # movement protocols (RULES.md § Movement protocols)
+            ({"size": 5, "protocol": "2*"}, 30), ({"size": 5, "protocol": "12*", "upto": True}, 30),
+            ({"size": 4, "protocol": "1234+"}, 20), ({"size": 3, "protocol": "2323**", "swap": False}, 20),
+            ({"protocol": "symple"}, 10), ({"size": 5, "protocol": "symple"}, 30), ({"size": 2, "protocol": "symple"}, 10)],
+    "hox": [({}, 40), ({"size": 5}, 100), ({"size": 2}, 40), ({"size": 4, "swap": False}, 20),
+            ({"size": 5, "protocol": "2323**"}, 20), ({"size": 4, "protocol": "112233++", "upto": True}, 20)],
+    "tiptoptoe": [({}, 300), ({"swap": False}, 100), ({"protocol": "12*"}, 30),
+                  ({"protocol": "1234+", "upto": True}, 30)],
     "storisende": [({}, 100), ({"size": 3}, 50), ({"size": 8}, 10), ({"threefold": False}, 20),
                    ({"board": "modular", "modules": 5, "seed": 1}, 20),
                    # hexhex 3 without its centre: lines cross the hole

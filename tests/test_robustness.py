@@ -10,10 +10,16 @@ from hypothesis import strategies as st
 import ludens
 
 GAMES = list(ludens.games())
+# Every game, and the movement protocols (RULES.md § Movement protocols).
+CASES = [pytest.param(name, {}, id=name) for name in GAMES] + [
+    pytest.param(name, params, id=f"{name}-{params['protocol']}{'-upto' if params.get('upto') else ''}")
+    for name, params in (("hex", {"protocol": "12*", "upto": True}), ("hox", {"protocol": "2323**"}),
+                         ("hex", {"protocol": "symple"}),
+                         ("tiptoptoe", {"protocol": "1234+", "upto": True}))]
 
 
-def _midgame(name, plies=9, seed=3):
-    state = ludens.load(name).new_initial_state()
+def _midgame(name, plies=9, seed=3, params=None):
+    state = ludens.load(name, **(params or {})).new_initial_state()
     rng = ludens.Rng(seed)
     while state.ply < plies and not state.is_terminal():
         acts = state.legal_actions()
@@ -21,11 +27,11 @@ def _midgame(name, plies=9, seed=3):
     return state
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name,params", CASES)
 @settings(max_examples=150, deadline=None)
 @given(action=st.one_of(st.integers(-2**40, 2**40), st.integers(-3, 5000)))
-def test_any_integer_action(name, action):
-    state = _midgame(name)
+def test_any_integer_action(name, params, action):
+    state = _midgame(name, params=params)
     before, ply = state._core_bytes(), state.ply
     if state.is_legal(action):
         state.apply_action(action)
@@ -42,14 +48,15 @@ def test_any_integer_action(name, action):
         assert isinstance(text, str) and text
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name,params", CASES)
 @settings(max_examples=150, deadline=None)
 @given(text=st.one_of(st.text(max_size=12),
                       st.from_regex(r"[a-z]{1,2}[0-9]{1,3}(,[a-z][0-9]{1,2}){0,3}", fullmatch=True),
                       st.from_regex(r"[0-9]{1,3}[a-z][0-9]{1,2}(:[0-9])?(-[a-z][0-9])?", fullmatch=True),
-                      st.sampled_from(["pass", "swap", "end", "PASS", " a1 ", "a1,", ",a1", "a1:0-a2"])))
-def test_any_move_string(name, text):
-    state = _midgame(name)
+                      st.sampled_from(["pass", "swap", "end", "PASS", " a1 ", "a1,", ",a1", "a1:0-a2",
+                                       "a1,end", "end,a1", "3,end", "swap,a1"])))
+def test_any_move_string(name, params, text):
+    state = _midgame(name, params=params)
     before, ply = state._core_bytes(), state.ply
     try:
         state.apply(text)
@@ -63,15 +70,18 @@ def test_any_move_string(name, text):
         pass
 
 
-@pytest.mark.parametrize("name", GAMES)
+@pytest.mark.parametrize("name,params", CASES)
 @settings(max_examples=60, deadline=None)
 @given(position=st.one_of(
     st.fixed_dictionaries({"board": st.dictionaries(st.text(max_size=4), st.one_of(st.integers(-3, 9), st.text(max_size=4)),
                                                     max_size=6),
                            "to_move": st.one_of(st.integers(-3, 5), st.none(), st.text(max_size=2))}),
-    st.dictionaries(st.text(max_size=6), st.integers(), max_size=3)))
-def test_any_position(name, position):
-    game = ludens.load(name)
+    st.dictionaries(st.text(max_size=6), st.integers(), max_size=3),
+    st.fixed_dictionaries({"board": st.just({}), "to_move": st.integers(-1, 2),
+                           "turn": st.one_of(st.integers(-2, 9), st.text(max_size=2)),
+                           "turn_plies": st.one_of(st.integers(-2, 9), st.booleans())})))
+def test_any_position(name, params, position):
+    game = ludens.load(name, **params)
     try:
         state = game.new_state(position)
     except ludens.LudensError:
@@ -83,9 +93,9 @@ def test_any_position(name, position):
     assert state.is_terminal() == (len(acts) == 0)
 
 
-@pytest.mark.parametrize("name", GAMES)
-def test_other_entry_points(name):
-    state = _midgame(name)
+@pytest.mark.parametrize("name,params", CASES)
+def test_other_entry_points(name, params):
+    state = _midgame(name, params=params)
     game = state.game
     for bad in (-1, game.num_players, 99):
         with pytest.raises(ValueError):

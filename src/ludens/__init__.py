@@ -9,6 +9,7 @@
 """
 
 from ludens._board import Board
+from ludens.branching import BranchingRow, branching, branching_table
 from ludens._mcts import MCTS
 from ludens._registry import games, load
 from ludens._simulate import Rng
@@ -26,6 +27,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Board",
+    "BranchingRow",
     "Game",
     "IllegalActionError",
     "LudensError",
@@ -38,6 +40,8 @@ __all__ = [
     "SimulationResult",
     "State",
     "VectorEnv",
+    "branching",
+    "branching_table",
     "bots",
     "games",
     "load",

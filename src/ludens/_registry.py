@@ -43,20 +43,24 @@ def load(name: str, **params: Any) -> Game:
         cls = _GAMES[name.strip().lower()]
     except (KeyError, AttributeError):
         raise ParameterError(f"unknown game {name!r}; games: {', '.join(sorted(_GAMES))}") from None
+    variant = getattr(cls, "_variant", None)    # a game played by another class for some parameters
+    if variant is not None:
+        cls = variant(params)
     game: Game = cls(**params)
     return game
 
 
 def games() -> dict[str, dict[str, Any]]:
-    """Every game: its title and its parameters with their defaults and ranges;
-    ``in_force`` is the value each parameter takes when every parameter is
-    left at its default (a derived default such as Symple's penalty, None,
-    shows as the number it stands for)."""
+    """Every game: its title, its parameters with their defaults and ranges, and
+    the movement protocols it takes; ``in_force`` is the value each parameter
+    takes when every parameter is left at its default (a derived default such
+    as Symple's penalty, None, shows as the number it stands for)."""
     out = {}
     for name, cls in sorted(_GAMES.items()):
         shown = in_force(cls())
         out[name] = {"title": cls.TITLE,
-                     "params": {p.name: {**p.describe(), "in_force": shown[p.name]} for p in cls.PARAMS}}
+                     "params": {p.name: {**p.describe(), "in_force": shown[p.name]} for p in cls.PARAMS},
+                     "protocols": getattr(cls, "PROTOCOLS", "")}
     return out
 
 

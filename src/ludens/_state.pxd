@@ -20,7 +20,9 @@ Conventions every game keeps:
   the engine uses to cut the history into turns.
 * ``Header.hash`` is kept incrementally and covers everything that decides
   the future of the game: the position, the colour to move, the seat swap and
-  any within-turn bookkeeping.  ``Rules.hash_full`` recomputes it from
+  any within-turn bookkeeping.  The engine owns the keys of the colour to move
+  and of the swap (``SeatKeys``, one per game in its geom): games change the
+  colour to move with ``set_to_move`` and add ``seat_hash`` in ``hash_full``.  ``Rules.hash_full`` recomputes it from
   scratch (tests compare the two).
 * ``legal`` writes the legal actions in increasing order.  A random playout
   draws ``rng_below(rng, n)`` over that list at every decision; a game's own
@@ -31,7 +33,7 @@ Conventions every game keeps:
 from libc.stdint cimport int32_t, int64_t, uint64_t
 
 from ludens._board cimport Board
-from ludens._rng cimport Rng, rng_below
+from ludens._rng cimport Rng, rng_below, splitmix64
 
 cdef enum:
     MAX_PLAYERS = 8       # per-player buffers of the engine (returns, scores) hold this many
@@ -41,7 +43,7 @@ ctypedef struct Header:
     int32_t to_move       # colour to move, -1 when the game is over
     int32_t turn_plies    # actions taken so far in the current turn
     int32_t swapped       # 1 after a pie swap
-    int32_t _reserved
+    int32_t proto_turn    # numeric protocols (ludens/_protocol.pxd): turns so far, swaps excepted
 
 ctypedef struct PlayoutStats:
     int64_t legal_sum     # sum over decisions of the number of legal actions
@@ -51,11 +53,47 @@ ctypedef struct PlayoutStats:
     int32_t truncated     # stopped by max_plies before the end
     int32_t stuck         # no legal action in a live position (a rules bug)
 
-cdef inline void pie_swap(Header* h, uint64_t z_swapped) noexcept nogil:
+cdef enum:
+    MAX_COLOURS = 8
+
+ctypedef struct SeatKeys:
+    uint64_t to_move[MAX_COLOURS]   # the key of each colour to move; colour 0's is 0
+    uint64_t swapped                # the key of a pie swap having happened
+
+
+cdef inline void seat_keys_fill(SeatKeys* k, uint64_t* x, int32_t ncolours, uint64_t mask) noexcept nogil:
+    """Draw the keys from the game's splitmix stream ``x`` (each ANDed with ``mask``).
+    Colour 0 to move keys 0, so an initial position hashes as its stones alone."""
+    cdef int32_t c
+    k.to_move[0] = 0
+    for c in range(1, MAX_COLOURS):
+        k.to_move[c] = (splitmix64(x) & mask) if c < ncolours else 0
+    k.swapped = splitmix64(x) & mask
+
+
+cdef inline void set_to_move(Header* h, const SeatKeys* k, int32_t colour) noexcept nogil:
+    """Make ``colour`` the colour to move (-1: the game is over), keeping the hash."""
+    if h.to_move >= 0:
+        h.hash ^= k.to_move[h.to_move]
+    if colour >= 0:
+        h.hash ^= k.to_move[colour]
+    h.to_move = colour
+
+
+cdef inline uint64_t seat_hash(const Header* h, const SeatKeys* k) noexcept nogil:
+    """The part of ``Header.hash`` that ``set_to_move`` and ``pie_swap`` keep (for hash_full)."""
+    cdef uint64_t z = k.to_move[h.to_move] if h.to_move >= 0 else 0
+    if h.swapped:
+        z ^= k.swapped
+    return z
+
+
+cdef inline void pie_swap(Header* h, const SeatKeys* k) noexcept nogil:
     """The pie rule's swap: the seats exchange colours, the board and the colour
-    to move stay (so the other seat now moves), and the hash records it."""
+    to move stay (so the other seat now moves), and the hash records it.
+    A swap is a turn of its own (``turn_plies`` stays 0) and takes no protocol entry."""
     h.swapped = 1
-    h.hash ^= z_swapped
+    h.hash ^= k.swapped
 
 
 cdef inline void two_player_returns(double* out, int32_t winner) noexcept nogil:

@@ -1,13 +1,13 @@
 """Stubs for the public extras of ludens._symple (Symple, rules: docs/games/symple.rst)."""
 
-from typing import Any, Iterator, Literal, Optional
+from typing import Any
 
-from ludens._state import Game, State
+from ludens._grow import PHASES as PHASES
+from ludens._grow import GrowState
+from ludens._state import Game
 
 def default_penalty(n: int) -> int:
     """The default penalty for an n x n board (4, 6, 10 at 9, 13, 19)."""
-
-PHASES: tuple[str, str, str]
 
 class SympleGame(Game):
     @property
@@ -20,14 +20,4 @@ class SympleGame(Game):
     def new_state(self, position: dict[str, Any]) -> SympleState: ...
     def deserialize_state(self, text: str) -> SympleState: ...
 
-class SympleState(State):
-    @property
-    def grown(self) -> bool:
-        """Whether anyone has grown yet (then Black's privilege is gone)."""
-    @property
-    def phase(self) -> Literal["start", "grow", "plant"]:
-        """Between turns, a grow in progress, or the privilege's plant (or end) to come."""
-    def chain_count(self, player: int) -> int: ...
-    def stone_count(self, player: int) -> int: ...
-    def legal_turns(self) -> Iterator[str]: ...
-    def count_legal_turns(self, limit: Optional[int] = None) -> int: ...
+class SympleState(GrowState): ...

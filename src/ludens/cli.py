@@ -10,6 +10,7 @@
     ludens replay FILE.jsonl[.gz] [--html OUT.html [--record N]]
     ludens render GAME [-p key=value ...] [--moves "m1 m2 ..."] [-o OUT.svg] [--size PX]
                        [--legal] [--no-coordinates] [--no-last-turn] [--no-labels]
+    ludens branching GAME [-p key=value[,value...] ...] [-n N] [--seed S] [--limit L] [--json]
     ludens bench [GAME ...]
 
 Bad arguments exit with status 2 and a one-line message.
@@ -18,6 +19,7 @@ Bad arguments exit with status 2 and a one-line message.
 from __future__ import annotations
 
 import argparse
+import dataclasses
 import itertools
 import json
 import os
@@ -97,6 +99,7 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             if p["default"] is None and p["in_force"] is not None:
                 default = f"None (= {p['in_force']!r} with the other defaults)"
             print(f"    {key} = {default}  ({p['type']}{extra}) {p['doc']}", file=out)
+        print(f"    protocols: {info.get('protocols') or 'its own turns only'}", file=out)
     return 0
 
 
@@ -202,6 +205,24 @@ def _sweep_table(results: Results) -> str:
     game = results[0][1].game
     return "\n".join([f"{game}: {results[0][1].n} games per row, seed {results[0][1].seed}",
                       line(head), line(["-" * w for w in widths])] + [line(r) for r in rows])
+
+
+# -- branching ----------------------------------------------------------------
+
+def cmd_branching(args, out: TextIO) -> int:
+    combos = parse_params(args.game, args.param)
+    if args.n < 1:
+        raise UsageError("-n must be at least 1")
+    if args.limit < 1:
+        raise UsageError("--limit must be at least 1")
+    rows = [ludens.branching(_load(args.game, params), n=args.n, seed=args.seed, limit=args.limit)[0]
+            for params in combos]
+    if args.json:
+        json.dump([dataclasses.asdict(r) for r in rows], out, indent=2)
+        print(file=out)
+    else:
+        print(ludens.branching_table(rows), file=out)
+    return 0
 
 
 # -- play ---------------------------------------------------------------------
@@ -570,6 +591,16 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--no-last-turn", action="store_true", help="do not outline the last turn's cells")
     d.add_argument("--no-labels", action="store_true", help="no letters or numbers on the cells")
 
+    br = sub.add_parser("branching", help="distinct legal turns per turn, legal actions per decision",
+                        description="Sample positions from random games and measure branching, "
+                                    "one row per parameter combination.")
+    game_args(br)
+    br.add_argument("-n", type=int, default=200, help="random games (one sampled position each) per row (default 200)")
+    br.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    br.add_argument("--limit", type=int, default=100_000,
+                    help="count at most this many turns per position; more is reported as over the limit")
+    br.add_argument("--json", action="store_true", help="print the rows as JSON")
+
     b = sub.add_parser("bench", help="playout speed", description="Measure random-playout speed.")
     b.add_argument("games", nargs="*", metavar="GAME", help="games to measure (default: all)")
     b.add_argument("--seconds", type=float, default=1.0, help="time per figure (default 1)")
@@ -596,6 +627,8 @@ def main(argv: Optional[Sequence[str]] = None, out: TextIO = sys.stdout, inp: Te
             return cmd_replay(args, out)
         if args.command == "render":
             return cmd_render(args, out)
+        if args.command == "branching":
+            return cmd_branching(args, out)
         return cmd_bench(args, out)
     except UsageError as e:
         print(str(e) if str(e).startswith("ludens") else f"ludens: {e}", file=sys.stderr)

@@ -250,7 +250,16 @@ def svg(state: State, size: float = 480, coordinates: bool = True, last_turn: bo
         _draw_marks(cv, lay, legal_cells(state), "legal", _LEGAL)
     if coordinates:
         _draw_coordinates(cv, lay)
+    _draw_turn_note(cv, state)
     return _document(cv, size, game.name, state)
+
+
+def _draw_turn_note(cv: _Canvas, state) -> None:
+    """Under a movement protocol, a line below the board: the actions left in the turn."""
+    note = state._turn_note() if hasattr(state, "_turn_note") else ""
+    if note:
+        x0, _, x1, y1 = cv.box
+        cv.text((x0 + x1) / 2, y1 + 12, note, 11, "turn-note", ' fill="#444"')
 
 
 def _document(cv: _Canvas, size: float, name: str, state: State) -> str:

@@ -1,0 +1,385 @@
+# cython: language_level=3
+"""Symple's movement protocol (RULES.md § Symple), shared by Symple and Symple Hex.
+
+On a turn a player plants (one stone touching none of theirs) or grows (one
+stone next to each of their start-of-turn chains, maximally); while nobody
+has grown, colour 1 may grow and then plant (the balancing privilege).  This
+file is that machinery over any board whose cells are numbered row by row:
+Symple's square grid (4 neighbours) or Hex's rhombus (6).  The game keeps a
+``GrowCore`` (or a struct beginning with one) as its core, a ``GrowGeom`` in
+its geom, and decides only what ends the game.
+
+Everything is kept incrementally:
+
+* ``Chains`` (ludens/_chains.pxd): the chains with member lists.
+* Bitsets over the cells: ``empty``, ``libs[k]`` (empty cells next to a
+  colour-k stone) and, during a grow, ``avail`` (the legal grow stones now).
+* During a grow, ``fresh`` marks the stones placed this turn and ``grew[r]``
+  marks a live chain (by its root) that contains one.  New stones merge only
+  with the chains they grow, so a start-of-turn chain has grown exactly when
+  its live chain is marked.  A cell is a legal grow stone iff it is empty,
+  touches an old (not fresh) own stone, and touches no old own stone of a
+  marked chain.  ``avail`` starts as ``libs[mover]``; when a chain grows, its
+  liberties are struck out: one walk over its members marks them, and their
+  neighbours go with a few word-parallel shifts.  The grow is maximal exactly
+  when ``avail`` is empty.
+
+A turn's actions: ``grow_begin`` (START, the first cell touches an own chain),
+then per grow stone ``grow_before_stone``, the game's own put (``grow_put``
+plus whatever it tracks), ``grow_after_stone`` (False: the turn is over);
+``grow_finish_turn`` forgets the turn's marks.  The combinatorics of whole
+turns (grows as maximal matchings) are in pyx/_grow.pyx.
+"""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.string cimport memcpy, memset
+
+from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_list, bits_select, ctz64
+from ludens._board cimport Geometry, geo_plane_area, geo_plane_at
+from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
+from ludens._rng cimport Rng, splitmix64, zobrist_fill
+from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, apply_fn, playout_applied, playout_draw,
+                            playout_running, seat_hash, seat_keys_fill)
+
+cdef enum:
+    GROW_WORDS = (CHAIN_MAX_CELLS + 63) // 64
+    GROW_MAX_NBRS = 6
+    NOWHERE = CHAIN_MAX_CELLS - 1   # the missing neighbour of an edge cell: a cell index
+                                    # beyond every board, whose bits are never set
+    PRIVILEGED = 1                  # the colour with the balancing privilege
+    # Phases of a turn.
+    START = 0          # nothing played yet this turn
+    GROW = 1           # a grow is in progress (not yet maximal)
+    PLANT = 2          # the privilege: the grow is done, a plant or END follows
+
+ctypedef struct GrowGeom:
+    Geometry geo
+    int32_t n                     # cells per row
+    int32_t ncells
+    int32_t nwords
+    int32_t nnbrs                 # 4 (square) or 6 (hex rhombus)
+    int32_t hex                   # rhombus: also the neighbours (q + 1, r - 1) and (q - 1, r + 1)
+    int32_t end_action
+    int16_t nb[CHAIN_MAX_CELLS][GROW_MAX_NBRS]   # neighbours, NOWHERE beyond nnbrs or off the board
+    uint64_t not_first_col[GROW_WORDS]           # cells not in the first column
+    uint64_t not_last_col[GROW_WORDS]            # cells not in the last column
+    uint64_t zobrist[2][CHAIN_MAX_CELLS]
+    uint64_t z_fresh[CHAIN_MAX_CELLS]
+    SeatKeys keys
+    uint64_t z_grown
+    uint64_t z_priv
+    uint64_t z_phase[3]
+
+ctypedef struct GrowCore:
+    Header h
+    int32_t phase
+    int32_t grown                 # someone has grown: the privilege is gone
+    int32_t priv                  # the turn in progress is the privileged grow
+    int32_t _pad
+    uint64_t empty[GROW_WORDS]
+    uint64_t libs[2][GROW_WORDS]  # empty cells next to a stone of each colour
+    uint64_t avail[GROW_WORDS]    # during a grow: the legal grow stones
+    uint64_t fresh[GROW_WORDS]    # stones placed in the turn in progress
+    int8_t grew[CHAIN_MAX_CELLS]  # during a grow, at a chain's root: it holds a fresh stone
+    Chains ch
+
+
+cdef inline bint _any_bit(const uint64_t* b, int32_t nwords) noexcept nogil:
+    cdef int32_t w
+    for w in range(nwords):
+        if b[w]:
+            return True
+    return False
+
+
+cdef inline bint grow_any_plant(const GrowCore* s, int32_t colour, int32_t nwords) noexcept nogil:
+    cdef int32_t w
+    for w in range(nwords):
+        if s.empty[w] & ~s.libs[colour][w]:
+            return True
+    return False
+
+
+cdef inline void grow_set_phase(GrowCore* s, const GrowGeom* g, int32_t phase) noexcept nogil:
+    s.h.hash ^= g.z_phase[s.phase] ^ g.z_phase[phase]
+    s.phase = phase
+
+
+cdef inline int32_t grow_put(GrowCore* s, const GrowGeom* g, int32_t c, int32_t colour) noexcept nogil:
+    """A stone of ``colour`` on the empty cell c: bitsets, chains, hash; its chain's root."""
+    cdef int32_t k, nb
+    bit_clear(s.empty, c)
+    bit_clear(s.libs[0], c)
+    bit_clear(s.libs[1], c)
+    for k in range(g.nnbrs):
+        nb = g.nb[c][k]
+        if bit_get(s.empty, nb):
+            bit_set(s.libs[colour], nb)
+    s.h.hash ^= g.zobrist[colour][c]
+    return chains_add(&s.ch, &g.geo, c, colour, NULL)
+
+
+cdef inline uint64_t _shift_up(const uint64_t* m, int32_t w, int32_t nw, int32_t k) noexcept nogil:
+    """Word w of the bitset m shifted towards higher cells by k (1 <= k < 64)."""
+    return (m[w] << k) | ((m[w - 1] >> (64 - k)) if w > 0 else 0)
+
+
+cdef inline uint64_t _shift_down(const uint64_t* m, int32_t w, int32_t nw, int32_t k) noexcept nogil:
+    return (m[w] >> k) | ((m[w + 1] << (64 - k)) if w + 1 < nw else 0)
+
+
+cdef inline void grow_strike_neighbours(uint64_t* bits, const uint64_t* mark, const GrowGeom* g) noexcept nogil:
+    """Clear from ``bits`` every cell next to a cell of ``mark`` (bit-parallel:
+    cells are numbered row by row, so neighbours are shifts by 1 and by n, and
+    on the rhombus by n - 1 too)."""
+    cdef int32_t w, n = g.n, nw = g.nwords
+    cdef uint64_t nb
+    for w in range(nw):
+        nb = (_shift_up(mark, w, nw, 1) & g.not_first_col[w]) \
+            | (_shift_down(mark, w, nw, 1) & g.not_last_col[w]) \
+            | _shift_up(mark, w, nw, n) | _shift_down(mark, w, nw, n)
+        if g.hex and n > 1:
+            nb |= (_shift_down(mark, w, nw, n - 1) & g.not_first_col[w]) \
+                | (_shift_up(mark, w, nw, n - 1) & g.not_last_col[w])
+        bits[w] &= ~nb
+
+
+cdef inline void grow_begin(GrowCore* s, const GrowGeom* g) noexcept nogil:
+    """The first cell of the turn touches an own chain: the turn is a grow."""
+    cdef int32_t colour = s.h.to_move
+    grow_set_phase(s, g, GROW)
+    if colour == PRIVILEGED and not s.grown:
+        s.priv = 1
+        s.h.hash ^= g.z_priv
+    if not s.grown:
+        s.grown = 1
+        s.h.hash ^= g.z_grown
+    memcpy(s.avail, s.libs[colour], sizeof(s.avail))
+
+
+cdef inline void grow_before_stone(GrowCore* s, const GrowGeom* g, int32_t c) noexcept nogil:
+    """The legal grow stone c is about to be placed: the start-of-turn chains it
+    grows now may not grow again, so their liberties leave ``avail``."""
+    cdef int16_t roots[8]
+    cdef int32_t n = chains_adjacent(&s.ch, &g.geo, c, s.h.to_move, roots)
+    cdef int32_t i, r, m
+    cdef uint64_t mark[GROW_WORDS]
+    cdef bint marked = False
+    for i in range(n):
+        r = roots[i]
+        if s.grew[r]:
+            continue            # touched through a fresh stone only (c is legal)
+        if not marked:
+            memset(mark, 0, g.nwords * sizeof(uint64_t))
+            marked = True
+        m = r
+        while True:
+            bit_set(mark, m)
+            m = s.ch.next[m]
+            if m == r:
+                break
+    if marked:
+        grow_strike_neighbours(s.avail, mark, g)
+    bit_clear(s.avail, c)
+
+
+cdef inline bint grow_after_stone(GrowCore* s, const GrowGeom* g, int32_t c) noexcept nogil:
+    """The grow stone c is on the board: mark it; False when the turn is over
+    (the grow is maximal and no privileged plant follows)."""
+    s.grew[s.ch.root[c]] = 1
+    bit_set(s.fresh, c)
+    s.h.hash ^= g.z_fresh[c]
+    if _any_bit(s.avail, g.nwords):
+        s.h.turn_plies += 1
+        return True
+    if s.priv and grow_any_plant(s, PRIVILEGED, g.nwords):
+        grow_set_phase(s, g, PLANT)
+        s.h.turn_plies += 1
+        return True
+    return False
+
+
+cdef inline void grow_finish_turn(GrowCore* s, const GrowGeom* g) noexcept nogil:
+    """The turn is over: forget its marks (the game then sets the colour to move)."""
+    cdef int32_t w
+    cdef uint64_t x
+    if s.phase != START:
+        for w in range(g.nwords):
+            x = s.fresh[w]
+            while x:
+                s.h.hash ^= g.z_fresh[(w << 6) + ctz64(x)]
+                x &= x - 1
+            s.fresh[w] = 0
+            s.avail[w] = 0
+        memset(s.grew, 0, sizeof(s.grew))
+        grow_set_phase(s, g, START)
+        if s.priv:
+            s.priv = 0
+            s.h.hash ^= g.z_priv
+    s.h.turn_plies = 0
+
+
+cdef inline int32_t grow_legal(const GrowCore* s, const GrowGeom* g, int32_t* out) noexcept nogil:
+    cdef uint64_t plant[GROW_WORDS]
+    cdef int32_t w, n
+    if s.phase == START:
+        return bits_list(s.empty, g.nwords, out)       # every empty cell plants or starts a grow
+    if s.phase == GROW:
+        return bits_list(s.avail, g.nwords, out)
+    for w in range(g.nwords):
+        plant[w] = s.empty[w] & ~s.libs[PRIVILEGED][w]
+    n = bits_list(plant, g.nwords, out)
+    out[n] = g.end_action
+    return n + 1
+
+
+cdef inline bint grow_is_legal(const GrowCore* s, const GrowGeom* g, int32_t a) noexcept nogil:
+    if a == g.end_action:
+        return s.phase == PLANT
+    if s.phase == START:
+        return bit_get(s.empty, a)
+    if s.phase == GROW:
+        return bit_get(s.avail, a)
+    return bit_get(s.empty, a) and not bit_get(s.libs[PRIVILEGED], a)
+
+
+cdef inline uint64_t grow_hash(const GrowCore* s, const GrowGeom* g) noexcept nogil:
+    """Header.hash from scratch: stones, fresh marks, seats, grown, privilege, phase."""
+    cdef uint64_t z = 0
+    cdef int32_t c
+    for c in range(g.ncells):
+        if s.ch.colour[c] >= 0:
+            z ^= g.zobrist[s.ch.colour[c]][c]
+        if bit_get(s.fresh, c):
+            z ^= g.z_fresh[c]
+    z ^= seat_hash(&s.h, &g.keys)
+    if s.grown:
+        z ^= g.z_grown
+    if s.priv:
+        z ^= g.z_priv
+    return z ^ g.z_phase[s.phase]
+
+
+cdef inline int32_t grow_playout_draw(const GrowCore* s, const GrowGeom* g, Rng* rng, PlayoutStats* st,
+                                      const int32_t* empty_count) noexcept nogil:
+    """The action the generic playout would draw here, without building the legal
+    list: the i-th legal action is the i-th set bit of the phase's bitset (END
+    last); ``empty_count`` holds the empty cells per word.  -1 when stuck."""
+    cdef uint64_t plant[GROW_WORDS]
+    cdef int32_t counts[GROW_WORDS]
+    cdef int32_t n, i, w
+    if s.phase == START:
+        i = playout_draw(rng, st, g.ncells - s.ch.stones[0] - s.ch.stones[1])
+        return -1 if i < 0 else bits_select(s.empty, empty_count, i)
+    if s.phase == GROW:
+        i = playout_draw(rng, st, bits_counts(s.avail, g.nwords, counts))
+        return -1 if i < 0 else bits_select(s.avail, counts, i)
+    for w in range(g.nwords):
+        plant[w] = s.empty[w] & ~s.libs[PRIVILEGED][w]
+    n = bits_counts(plant, g.nwords, counts)
+    i = playout_draw(rng, st, n + 1)     # the plants, then END
+    return g.end_action if i == n else bits_select(plant, counts, i)
+
+
+cdef inline void grow_geom_fill(GrowGeom* g, object board, int32_t n, bint hex, int32_t end_action) except *:
+    """The board part of ``g`` from an n x n square or rhombus ``Board`` (cells row by row)."""
+    cdef int32_t c, k
+    g.n = n
+    g.ncells = n * n
+    g.nwords = (n * n + 63) // 64
+    g.nnbrs = 6 if hex else 4
+    g.hex = hex
+    g.end_action = end_action
+    for c in range(n * n):
+        if c % n != 0:
+            bit_set(g.not_first_col, c)
+        if c % n != n - 1:
+            bit_set(g.not_last_col, c)
+        nbs = board.neighbours(c)
+        for k in range(GROW_MAX_NBRS):
+            g.nb[c][k] = nbs[k] if k < len(nbs) else NOWHERE
+
+
+cdef inline void grow_core_clear(GrowCore* s, const GrowGeom* g) noexcept:
+    cdef int32_t c
+    memset(s, 0, sizeof(GrowCore))
+    chains_clear(&s.ch)
+    for c in range(g.ncells):
+        bit_set(s.empty, c)
+    s.h.to_move = 0
+
+
+cdef class GrowState(State):
+    # The State parts that read a grow (pyx/_grow.pyx); the game's core begins
+    # with a GrowCore and its geom with a GrowGeom.
+    cdef GrowCore* _gs(self)
+    cdef GrowGeom* _gg(self)
+    cdef list _cells(self, const uint64_t* bits)
+    cdef list _plant_cells(self, int32_t colour)
+    cdef list _grow_edges(self)
+
+
+cdef inline void grow_observe(const GrowCore* s, const GrowGeom* g, int32_t colour, float* out) noexcept nogil:
+    """Planes: own stones, opponent's stones, empty, stones placed this turn, the
+    cells that are legal actions now, and all ones while the privilege is alive
+    (nobody had grown before this turn)."""
+    cdef int32_t area = geo_plane_area(&g.geo), c, at
+    cdef bint alive = (not s.grown) or s.priv
+    for c in range(g.ncells):
+        at = geo_plane_at(&g.geo, c)
+        if s.ch.colour[c] < 0:
+            out[2 * area + at] = 1.0
+        else:
+            out[(0 if s.ch.colour[c] == colour else 1) * area + at] = 1.0
+        if bit_get(s.fresh, c):
+            out[3 * area + at] = 1.0
+        if s.h.to_move >= 0 and grow_is_legal(s, g, c):
+            out[4 * area + at] = 1.0
+        if alive:
+            out[5 * area + at] = 1.0
+
+
+cdef inline void grow_keys_fill(GrowGeom* g, uint64_t* x) noexcept nogil:
+    """The hash keys, drawn from the game's splitmix stream ``x``."""
+    cdef int32_t colour
+    for colour in range(2):
+        zobrist_fill(g.zobrist[colour], g.ncells, x)
+    zobrist_fill(g.z_fresh, g.ncells, x)
+    seat_keys_fill(&g.keys, x, 2, ~(<uint64_t>0))
+    g.z_grown = splitmix64(x)
+    g.z_priv = splitmix64(x)
+    g.z_phase[START] = 0
+    g.z_phase[GROW] = splitmix64(x)
+    g.z_phase[PLANT] = splitmix64(x)
+
+
+# Rules entries a game with Symple's protocol takes as they are (ludens/_state.pxd's signatures).
+
+cdef inline int32_t grow_rules_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
+    return grow_legal(<const GrowCore*>core, <const GrowGeom*>geom, out)
+
+
+cdef inline bint grow_rules_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
+    return grow_is_legal(<const GrowCore*>core, <const GrowGeom*>geom, a)
+
+
+cdef inline uint64_t grow_rules_hash(const void* core, const void* geom) noexcept nogil:
+    return grow_hash(<const GrowCore*>core, <const GrowGeom*>geom)
+
+
+cdef inline void grow_playout(GrowCore* s, const GrowGeom* g, Rng* rng, int32_t max_plies, PlayoutStats* st,
+                              apply_fn apply) noexcept nogil:
+    """A random playout with the generic one's draws, without building the legal
+    list.  Every action but END fills its cell, so the empty cells per word are
+    counted once and then kept up to date here."""
+    cdef int32_t empty_count[GROW_WORDS]
+    cdef int32_t a
+    bits_counts(s.empty, g.nwords, empty_count)
+    while playout_running(&s.h, st, max_plies):
+        a = grow_playout_draw(s, g, rng, st, empty_count)
+        if a < 0:
+            return
+        if a != g.end_action:
+            empty_count[a >> 6] -= 1
+        apply(s, g, a)
+        playout_applied(&s.h, st)

@@ -1,0 +1,125 @@
+"""Movement protocols: how many actions make up each turn (RULES.md § Movement protocols).
+
+A numeric protocol is one or more digits 1-9 and a suffix saying how the
+sequence goes on: ``*`` the last digit repeats (``12*`` = 1, 2, 2, 2, ...,
+Connect6), ``**`` the last two digits repeat as a pair (``2323**``), ``+``
+each entry one more than the one before (``1234+``, Progressive), ``++`` the
+last two go on as a pair, each one more per round (``112233++``).  ``**`` and
+``++`` need at least two digits.
+
+    >>> parse("12*").entries(5)
+    [1, 2, 2, 2, 2]
+
+The engine side is ``ludens/_protocol.pxd``; games take ``protocol=`` and
+``upto=`` (Hex also ``protocol="symple"``, Symple Hex).
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ludens.errors import ParameterError
+
+# The suffixes and their codes in ludens/_protocol.pxd.
+SUFFIXES = {"*": 0, "**": 1, "+": 2, "++": 3}
+MAX_DIGITS = 32
+ACCEPTED = ("one to 32 digits 1-9 followed by '*', '**', '+' or '++' ('**' and '++' after at "
+            "least two digits), e.g. '1*', '12*', '2323**', '1234+', '112233++'")
+_GRAMMAR = re.compile(r"([1-9]+)(\*\*|\*|\+\+|\+)")
+
+
+@dataclass(frozen=True)
+class Protocol:
+    """A parsed numeric protocol."""
+
+    text: str
+    digits: tuple[int, ...]
+    suffix: str
+
+    @property
+    def code(self) -> int:
+        """The suffix's code in ludens/_protocol.pxd."""
+        return SUFFIXES[self.suffix]
+
+    def entry(self, k: int) -> int:
+        """The number of actions of turn k (k = 0, 1, ...)."""
+        d, n = self.digits, len(self.digits)
+        if k < n:
+            return d[k]
+        if self.suffix == "*":
+            return d[n - 1]
+        if self.suffix == "+":
+            return d[n - 1] + k - n + 1
+        j = k - n
+        if self.suffix == "**":
+            return d[n - 2 + j % 2]
+        return d[n - 2 + j % 2] + j // 2 + 1
+
+    def entries(self, count: int) -> list[int]:
+        """The first ``count`` entries."""
+        return [self.entry(k) for k in range(count)]
+
+
+def parse(text: object) -> Protocol:
+    """The numeric protocol ``text``; ParameterError naming it and what is accepted."""
+    if not isinstance(text, str):
+        raise ParameterError(f"protocol {text!r} is not a string; expected {ACCEPTED}")
+    m = _GRAMMAR.fullmatch(text)
+    if m is None:
+        raise ParameterError(f"protocol {text!r} is not a numeric protocol; expected {ACCEPTED}")
+    digits, suffix = tuple(int(ch) for ch in m.group(1)), m.group(2)
+    if len(suffix) == 2 and len(digits) < 2:
+        raise ParameterError(f"protocol {text!r}: {suffix!r} repeats a pair, so it needs at least "
+                             f"two digits; expected {ACCEPTED}")
+    if len(digits) > MAX_DIGITS:
+        raise ParameterError(f"protocol {text!r} has {len(digits)} digits; expected {ACCEPTED}")
+    return Protocol(text, digits, suffix)
+
+
+def check_numeric(text: object) -> str:
+    """A Param validator: ``text`` unchanged if it is a numeric protocol (ValueError if not)."""
+    try:
+        return parse(text).text
+    except ParameterError as e:
+        raise ValueError(str(e)) from None
+
+
+# -- helpers for the games that take numeric protocols (Hex, Hox, Tip-Top-Toe) --
+
+def position_turn(reader, actions: int, protocol: str) -> tuple[int, int]:
+    """(turn index, actions taken in the turn) of a position (read through its
+    ``ludens._position.PositionReader``): its ``turn`` and ``turn_plies`` fields
+    if given, else inferred from the ``actions`` played so far (stones on the
+    board) as if every turn had been played in full."""
+    spec = parse(protocol)
+    if "turn" in reader.position:
+        turn = reader.integer("turn", 0, 0, (1 << 30) - 1)
+        plies = reader.integer("turn_plies", 0, 0, (1 << 30) - 1)
+        if plies >= spec.entry(turn):
+            raise reader.fail(f"turn_plies {plies}: turn {turn} of protocol {protocol} has "
+                              f"{spec.entry(turn)} action(s)")
+        return turn, plies
+    turn = 0
+    while actions >= spec.entry(turn):
+        actions -= spec.entry(turn)
+        turn += 1
+    return turn, actions
+
+
+def json_fields(protocol: str, turn: int, plies: int) -> dict:
+    """The ``to_json`` fields of the protocol's state (none under the default '1*')."""
+    return {} if protocol == "1*" else {"turn": turn, "turn_plies": plies}
+
+
+def actions_left(protocol: str, turn: int, plies: int, over: bool) -> int:
+    """Actions still to play in the current turn (at most, under upto)."""
+    return 0 if over else parse(protocol).entry(turn) - plies
+
+
+def turn_note(protocol: str, upto: bool, turn: int, plies: int, over: bool) -> str:
+    """Words on the turn for headlines and pictures (none under the default '1*')."""
+    if over or (protocol == "1*" and not upto):
+        return ""
+    left = actions_left(protocol, turn, plies, over)
+    return f"protocol {protocol}{' (up to)' if upto else ''}: {left} action(s) left in this turn"
