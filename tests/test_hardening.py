@@ -353,6 +353,20 @@ def test_huge_coordinates_and_far_apart_hexes_are_parameter_errors():
         g.board.step(0, 0, 2**70)
 
 
+@pytest.mark.parametrize("make", [ludens.Board.rhombus, ludens.Board.square, ludens.Board.hexhex,
+                                  lambda v: ludens.Board.modular(v, 0)])
+@pytest.mark.parametrize("value", [2**70, -(2**70), 1.5, "5", True])
+def test_board_constructors_refuse_huge_and_non_integer_sizes(make, value):
+    with pytest.raises(ParameterError):
+        make(value)
+
+
+@pytest.mark.parametrize("seed", [1.5, "5", True, None])
+def test_modular_boards_refuse_non_integer_seeds(seed):
+    with pytest.raises(ParameterError, match="seed"):
+        ludens.Board.modular(3, seed)
+
+
 def test_pickle_of_a_crafted_blob_gives_position_errors():
     from ludens._state import _restore_state
     for text in ("{", "[]", '{"game": 5, "params": {}, "actions": []}',

@@ -114,9 +114,9 @@ cdef class Board:
     # -- shapes -------------------------------------------------------------
 
     @staticmethod
-    def rhombus(int n):
+    def rhombus(n):
         """Hex's n x n rhombus: letter = column from the left, number = row from the top."""
-        _check_size("rhombus", n, 1, 26)
+        n = _size("rhombus", n, 1, 26)
         coords = [(c, r) for r in range(n) for c in range(n)]
         names = [letters(c) + str(r + 1) for c, r in coords]
         return Board(coords, names, kind="rhombus", lattice="hex",
@@ -124,9 +124,9 @@ cdef class Board:
                      col_labels=[letters(c) for c in range(n)])
 
     @staticmethod
-    def square(int n):
+    def square(n):
         """n x n points: letter = column from the left, number = row from the bottom."""
-        _check_size("square", n, 1, 26)
+        n = _size("square", n, 1, 26)
         coords = [(c, r) for r in range(n) for c in range(n)]
         names = [letters(c) + str(n - r) for c, r in coords]
         return Board(coords, names, kind="square", lattice="square",
@@ -134,7 +134,7 @@ cdef class Board:
                      col_labels=[letters(c) for c in range(n)])
 
     @staticmethod
-    def hexhex(int side, str names="bottom"):
+    def hexhex(side, str names="bottom"):
         """A hexagon of hexagons with ``side`` cells on each edge.
 
         ``names="bottom"`` (Oust, Wunchunk): letter = row from the bottom,
@@ -142,7 +142,7 @@ cdef class Board:
         (Storisende): letter = row from the top, number = column + 1 in the
         bounding box of an offset layout with even rows shifted right.
         """
-        _check_size("hexhex", side, 1, 13)
+        side = _size("hexhex", side, 1, 13)
         s = side - 1
         coords = [(q, r) for r in range(-s, s + 1) for q in range(max(-s, -s - r), min(s, s - r) + 1)]
         if names == "offset":
@@ -182,7 +182,7 @@ cdef class Board:
                      row_labels=[letters(t) for t in range(rows)])
 
     @staticmethod
-    def modular(int modules, seed):
+    def modular(modules, seed):
         """``modules`` seven-hex modules placed at random (``modular_layout``),
         named as a custom board, of kind "modular"."""
         return Board.custom(modular_cells(modules, seed), kind="modular")
@@ -334,7 +334,7 @@ def _flower(q, r):
     return [(q, r)] + [(q + dq, r + dr) for dq, dr in _HEX_DIRS]
 
 
-def modular_layout(int modules, seed):
+def modular_layout(modules, seed):
     """The centres of ``modules`` seven-hex modules placed at random, in order.
 
     The first module is centred on (0, 0).  Each next one is drawn uniformly
@@ -343,10 +343,10 @@ def modular_layout(int modules, seed):
     board along at least two hexes on each side: two of its hexes border the
     board and it borders two hexes of the board.
     """
-    if not 1 <= modules <= MAX_MODULES:
-        raise ValueError(f"modules {modules} out of range 1..{MAX_MODULES}")
+    modules = index_in(modules, 1, MAX_MODULES, "modules")
+    seed = index_in(seed, None, None, "modular board seed")
     cdef Rng rng
-    rng_seed(&rng, <uint64_t>(int(seed) & 0xFFFFFFFFFFFFFFFF), 0x53544F52)
+    rng_seed(&rng, <uint64_t>(seed & 0xFFFFFFFFFFFFFFFF), 0x53544F52)
     centres = [(0, 0)]
     cells = set(_flower(0, 0))
     for _ in range(modules - 1):
@@ -375,7 +375,7 @@ def modular_layout(int modules, seed):
     return centres
 
 
-def modular_cells(int modules, seed):
+def modular_cells(modules, seed):
     """The hexes of the modular board ``modular_layout(modules, seed)``, in (r, q) order."""
     cells = set()
     for centre in modular_layout(modules, seed):
@@ -383,9 +383,10 @@ def modular_cells(int modules, seed):
     return sorted(cells, key=lambda x: (x[1], x[0]))
 
 
-def _check_size(str shape, int n, int lo, int hi):
-    if not lo <= n <= hi:
-        raise ValueError(f"{shape} board size {n} out of range {lo}..{hi}")
+def _size(str shape, n, int lo, int hi):
+    """A board size as an int in lo..hi; ParameterError (a ValueError) otherwise,
+    also for huge integers and non-integers."""
+    return index_in(n, lo, hi, f"{shape} board size")
 
 
 cdef const int32_t* _ptr(a):
