@@ -32,7 +32,7 @@ def game_of(game: Union[str, Game], params: dict[str, Any]) -> Game:
 
 
 def observation_high(game: Game) -> np.ndarray:
-    """Per-element upper bounds of ``observation_tensor()`` (docs/observations.md);
+    """Per-element upper bounds of ``observation_tensor()`` (docs/games/, each page's § Observation planes);
     the lower bound is 0 everywhere."""
     high = np.ones(game.observation_shape, dtype=np.float32)
     if game.name == "storisende":

@@ -193,7 +193,7 @@ cdef class VectorEnv:
 
     * ``observations`` float32 ``[num_envs, *game.observation_shape]``: the
       planes of ``state.observation_tensor()`` seen by the player to move
-      (docs/observations.md has the details), "own" meaning the colour the
+      (each game's page in docs/games/ has the details), "own" meaning the colour the
       mover plays:
 
       - hex: own, opponent's, empty, all ones if own colour joins top and

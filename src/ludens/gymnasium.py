@@ -17,7 +17,7 @@ every other seat is played by ``opponent``:
 * a bot spec string such as ``"mcts:..."``, when ``ludens.bots`` is present
   (a bot with ``reseeded(seed)`` is reseeded by ``reset(seed=...)``).
 
-The observation is the float32 planes seen by the agent (docs/observations.md);
+The observation is the float32 planes seen by the agent (docs/games/, each page's § Observation planes);
 ``info["action_mask"]`` (and ``env.action_masks()``, as MaskablePPO expects)
 is the int8 mask of legal actions.  The reward is the agent's return on the
 step that ends the game, else 0.  An illegal action ends the game as a loss

@@ -9,7 +9,7 @@ Each ludens game is registered with pyspiel as the Python game
 ``ludens_<name>`` (so ``pyspiel.load_game("ludens_hex(size=5)")`` works too,
 and OpenSpiel's C++ side can deserialize its states); OpenSpiel's algorithms
 and bots run on it unchanged.  The actions, players, observation tensor
-(docs/observations.md) and returns are ludens's; the action strings are
+(docs/games/, each page's § Observation planes) and returns are ludens's; the action strings are
 ludens's notation.  OpenSpiel needs a bound on a game's length: after
 ``max_plies`` actions (a parameter, default ``game.default_max_plies``) an
 unfinished game ends as a draw (returns 0).  Parameters whose ludens value may

@@ -9,7 +9,7 @@
     ...     env.step(action)
 
 Agents are ``player_0 .. player_{n-1}`` (the game's seats).  An observation
-is ``{"observation": float32 planes seen by that agent (docs/observations.md),
+is ``{"observation": float32 planes seen by that agent (docs/games/, each page's § Observation planes),
 "action_mask": int8 [num_actions]}``; the mask is all zeros for an agent who
 is not to move.  A turn of several actions (Symple's grow, Wunchunk's chunks)
 is several steps of the same agent.  Rewards are the game's returns, given on
