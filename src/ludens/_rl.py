@@ -51,3 +51,18 @@ def started(state: Optional[State]) -> State:
 
 def agent_names(game: Game) -> list[str]:
     return [f"player_{p}" for p in range(game.num_players)]
+
+
+def render(state: Optional[State], mode: Optional[str]) -> Optional[str]:
+    """An adapter's render(): the board as text ("ansi"), printed ("human"), or
+    an SVG string ("svg"); None before the first reset."""
+    if state is None:
+        return None
+    if mode == "svg":
+        from ludens.pictures import svg
+        return svg(state)
+    text = str(state)
+    if mode == "human":
+        print(text)
+        return None
+    return text

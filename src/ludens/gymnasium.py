@@ -33,7 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, SupportsFloat, Union
 
 import numpy as np
 
-from ludens._rl import game_of, observation_high, require, started
+from ludens._rl import game_of, observation_high, render, require, started
 from ludens._state import Game, State
 from ludens.errors import IllegalActionError, ParameterError
 
@@ -159,16 +159,7 @@ class LudensEnv(_gym.Env[np.ndarray, np.int64]):
         return {"action_mask": self.action_masks(), "seat": self.seat}
 
     def render(self) -> Optional[str]:
-        if self.state is None:
-            return None
-        if self.render_mode == "svg":
-            from ludens.pictures import svg
-            return svg(self.state)
-        text = str(self.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.state, self.render_mode)
 
 
 def env(name: Any, opponent: Opponent = "random", seat: Union[int, str] = 0,

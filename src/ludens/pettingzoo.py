@@ -27,7 +27,7 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
-from ludens._rl import agent_names, game_of, observation_high, require, started
+from ludens._rl import agent_names, game_of, observation_high, render, require, started
 from ludens._state import Game, State
 from ludens.errors import IllegalActionError
 
@@ -121,16 +121,7 @@ class LudensAECEnv(_pz.AECEnv):  # type: ignore[misc]  # AECEnv is Any: pettingz
             self.render()
 
     def render(self) -> Optional[str]:
-        if self.state is None:
-            return None
-        if self.render_mode == "svg":
-            from ludens.pictures import svg
-            return svg(self.state)
-        text = str(self.state)
-        if self.render_mode == "human":
-            print(text)
-            return None
-        return text
+        return render(self.state, self.render_mode)
 
     def close(self) -> None:
         pass
