@@ -237,3 +237,15 @@ def test_console_script_is_installed():
     assert exe is not None
     p = subprocess.run([exe, "list"], capture_output=True, text=True, timeout=60)
     assert p.returncode == 0 and "hex" in p.stdout
+
+
+def test_a_closed_pipe_ends_the_output_quietly():
+    # `ludens list | head -1`: the reader has gone; no traceback follows.
+    read_end, write_end = os.pipe()
+    os.close(read_end)                  # every write to the pipe now fails with EPIPE
+    try:
+        proc = subprocess.run([sys.executable, "-m", "ludens", "list"], stdout=write_end,
+                              stderr=subprocess.PIPE, timeout=60)
+    finally:
+        os.close(write_end)
+    assert proc.returncode == 1 and b"Traceback" not in proc.stderr, proc.stderr.decode()

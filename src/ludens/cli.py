@@ -638,6 +638,11 @@ def main(argv: Optional[Sequence[str]] = None, out: TextIO = sys.stdout, inp: Te
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:
+        # The reader went away (``ludens list | head``): stop quietly, and point
+        # stdout at /dev/null so that Python's own flush at exit raises nothing.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 1
 
 
 if __name__ == "__main__":
