@@ -63,15 +63,24 @@ cdef enum:
     HEX_SIDES_MAX = 13
     SQUARE_MIN = 3
     SQUARE_MAX = 25             # 625 cells: within CHAIN_MAX_CELLS
-    WORDS = (CHAIN_MAX_CELLS + 63) // 64
-    NOWHERE = CHAIN_MAX_CELLS - 1       # beyond every board: always empty, never evaluated
+    WORDS = (CHAIN_MAX_CELLS + 63) // 64 + 1    # a cell bitset, and the word after (see Around)
+
+ctypedef struct Around:
+    # The neighbours of a cell as bits, twice: from bit ``at`` (the smallest
+    # neighbour) in the word ``win``, and in place as ``lo`` and ``hi``, the
+    # parts in the words ``at >> 6`` and the next.  Cells go row by row and
+    # rows hold at most 25 cells, so the neighbours span at most 51 cells.
+    uint64_t win
+    uint64_t lo
+    uint64_t hi
+    int32_t at
 
 ctypedef struct OustTables:
     Geometry geo
     int32_t ncells
     int32_t nwords                  # words of a cell bitset on this board
     int32_t pass_action
-    int16_t nbx[CHAIN_MAX_CELLS][6]     # the neighbours of each cell, padded with NOWHERE
+    Around around[CHAIN_MAX_CELLS]
     uint64_t zobrist[2][CHAIN_MAX_CELLS]
     SeatKeys keys
     uint64_t z_passed               # the last turn was a pass
@@ -81,36 +90,67 @@ ctypedef struct OustCore:
     int32_t winner                  # colour, or -1
     int32_t passes                  # passes in succession before this turn (2: over, a draw)
     int32_t nlegal[2]               # per colour: cells where it may place now
-    uint64_t legal[2][WORDS]        # per colour: those cells, as a bit set
-    uint64_t stale[2][WORDS]        # per colour: cells whose legal bit may be out of date
+    uint64_t stones[2][WORDS]       # per colour: its stones, as a bit set
+    uint64_t legal[2][WORDS]        # per colour: the cells where it may place, as a bit set
+    uint64_t stale[2][WORDS]        # per colour: empty cells whose legal bit may be out of date
     int16_t reach[CHAIN_MAX_CELLS]  # at a chain's root: its largest touching enemy chain (0: none)
-    int8_t nown[2][CHAIN_MAX_CELLS] # per colour: how many of its stones are next to each cell
     Chains ch
+
+
+# -- neighbours as bits -------------------------------------------------------
+
+cdef inline uint64_t _near(const uint64_t* b, const Around* a) noexcept nogil:
+    """The cell's neighbours in the set b, as bits from ``a.at``."""
+    cdef int32_t w = a.at >> 6, shift = a.at & 63
+    return ((b[w] >> shift) | ((b[w + 1] << 1) << (63 - shift))) & a.win
+
+
+cdef inline void _spread(uint64_t* into, const Around* a) noexcept nogil:
+    """Add the cell's neighbours to the set ``into``."""
+    cdef int32_t w = a.at >> 6
+    into[w] |= a.lo
+    into[w + 1] |= a.hi
+
+
+cdef inline uint64_t _empty(const OustCore* s, int32_t w) noexcept nogil:
+    return ~(s.stones[0][w] | s.stones[1][w])
+
+
+cdef inline void _mark_empty_around(const OustCore* s, const Around* a, uint64_t* into,
+                                    const uint64_t* unless) noexcept nogil:
+    """Add the cell's empty neighbours outside the set ``unless`` to ``into``."""
+    cdef int32_t w = a.at >> 6
+    into[w] |= a.lo & _empty(s, w) & ~unless[w]
+    into[w + 1] |= a.hi & _empty(s, w + 1) & ~unless[w + 1]
 
 
 # -- rules ------------------------------------------------------------------
 
-cdef inline bint _touches_own(const OustCore* s, const OustTables* g, int32_t c, int32_t p) noexcept nogil:
-    cdef int32_t k
-    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-        if s.ch.colour[g.geo.nbr[k]] == p:
-            return True
-    return False
-
-
 cdef int32_t _reach_of(const OustCore* s, const OustTables* g, int32_t root) noexcept nogil:
     """The largest enemy chain touching the chain ``root``, by walking it."""
-    cdef int32_t q = 1 - s.ch.colour[root], m = root, k, nb, e, best = 0
+    cdef const uint64_t* enemy = s.stones[1 - s.ch.colour[root]]
+    cdef int32_t m = root, e, best = 0
+    cdef uint64_t x
     while True:
-        for k in range(g.geo.nbr_start[m], g.geo.nbr_start[m + 1]):
-            nb = g.geo.nbr[k]
-            if s.ch.colour[nb] == q:
-                e = s.ch.size[s.ch.root[nb]]
-                if e > best:
-                    best = e
+        x = _near(enemy, &g.around[m])
+        while x:
+            e = s.ch.size[s.ch.root[g.around[m].at + ctz64(x)]]
+            best = e if e > best else best
+            x &= x - 1
         m = s.ch.next[m]
         if m == root:
             return best
+
+
+cdef void _mark_chain_around(const OustCore* s, const OustTables* g, int32_t root, uint64_t* into,
+                             const uint64_t* unless) noexcept nogil:
+    """Add the empty cells next to the chain ``root``, except those in ``unless``, to ``into``."""
+    cdef int32_t m = root
+    while True:
+        _mark_empty_around(s, &g.around[m], into, unless)
+        m = s.ch.next[m]
+        if m == root:
+            return
 
 
 cdef int32_t _capture_check(const OustCore* s, const OustTables* g, int32_t c, int32_t p,
@@ -119,38 +159,34 @@ cdef int32_t _capture_check(const OustCore* s, const OustTables* g, int32_t c, i
     (for error messages): the chain it would form has ``grown[0]`` stones;
     return the size of the largest enemy chain that chain touches (0: none)."""
     cdef int16_t roots[8]
-    cdef int32_t n = chains_adjacent(&s.ch, &g.geo, c, p, roots), j, k, e, biggest = 0
+    cdef int32_t n = chains_adjacent(&s.ch, &g.geo, c, p, roots), j, e, biggest = 0
+    cdef uint64_t x = _near(s.stones[1 - p], &g.around[c])
     grown[0] = 1
     for j in range(n):
         grown[0] += s.ch.size[roots[j]]
         e = _reach_of(s, g, roots[j])
         biggest = e if e > biggest else biggest
-    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-        if s.ch.colour[g.geo.nbr[k]] == 1 - p:
-            e = s.ch.size[s.ch.root[g.geo.nbr[k]]]
-            biggest = e if e > biggest else biggest
+    while x:
+        e = s.ch.size[s.ch.root[g.around[c].at + ctz64(x)]]
+        biggest = e if e > biggest else biggest
+        x &= x - 1
     return biggest
 
 
-cdef inline bint _may_join(const OustCore* s, const OustTables* g, int32_t c, int32_t k,
-                           int32_t deg) noexcept nogil:
-    """Whether colour k may place on the empty ``c`` next to its own stones: the
-    chain formed -- 1 + the distinct k chains around -- is larger than every
+cdef inline bint _may_place(const OustCore* s, const OustTables* g, int32_t c, int32_t k) noexcept nogil:
+    """Whether colour k may place on the empty ``c``: silently (no k neighbour),
+    or forming a chain -- 1 + the distinct k chains around -- larger than every
     enemy chain it would touch (those around the cell, and each joined chain's
-    reach), of which there is at least one.  ``deg`` is a constant at each call,
-    so the neighbour loop unrolls."""
+    reach), of which there is at least one."""
+    cdef const Around* a = &g.around[c]
+    cdef uint64_t x = _near(s.stones[k], a)
     cdef int16_t roots[4]
-    cdef int32_t n = 0, size = 1, big = 0, i, j, nb, col, r
-    for i in range(deg):
-        nb = g.nbx[c][i]
-        col = s.ch.colour[nb]
-        if col == EMPTY:
-            continue
-        r = s.ch.root[nb]
-        if col != k:
-            if s.ch.size[r] > big:
-                big = s.ch.size[r]
-            continue
+    cdef int32_t n = 0, size = 1, big = 0, j, r, e
+    if x == 0:
+        return True
+    while x:
+        r = s.ch.root[a.at + ctz64(x)]
+        x &= x - 1
         for j in range(n):              # a chain to join, once
             if roots[j] == r:
                 break
@@ -160,21 +196,19 @@ cdef inline bint _may_join(const OustCore* s, const OustTables* g, int32_t c, in
             size += s.ch.size[r]
             if s.reach[r] > big:
                 big = s.reach[r]
-    return 0 < big < size
+    if big >= size:
+        return False
+    x = _near(s.stones[1 - k], a)
+    while x:
+        e = s.ch.size[s.ch.root[a.at + ctz64(x)]]
+        if e >= size:
+            return False
+        big |= e
+        x &= x - 1
+    return big > 0
 
 
-cdef void _evaluate(OustCore* s, const OustTables* g, int32_t c, int32_t k) noexcept nogil:
-    """Recompute whether colour k may place on ``c``: an empty cell with no k
-    neighbour (a silent placement), or one where ``_may_join``."""
-    cdef bint ok
-    if s.ch.colour[c] != EMPTY:
-        ok = False
-    elif s.nown[k][c] == 0:
-        ok = True
-    elif g.geo.num_dirs == 6:
-        ok = _may_join(s, g, c, k, 6)
-    else:
-        ok = _may_join(s, g, c, k, 4)
+cdef inline void _set_legal(OustCore* s, int32_t c, int32_t k, bint ok) noexcept nogil:
     if ok != bit_get(s.legal[k], c):
         s.legal[k][c >> 6] ^= (<uint64_t>1) << (c & 63)
         s.nlegal[k] += 1 if ok else -1
@@ -182,45 +216,27 @@ cdef void _evaluate(OustCore* s, const OustTables* g, int32_t c, int32_t k) noex
 
 cdef void _refresh(OustCore* s, const OustTables* g, int32_t k) noexcept nogil:
     """Bring colour k's legal cells up to date: evaluate its stale cells."""
-    cdef int32_t w
+    cdef int32_t w, c
     cdef uint64_t x
     for w in range(g.nwords):
         x = s.stale[k][w]
         if x:
             s.stale[k][w] = 0
             while x:
-                _evaluate(s, g, (w << 6) + ctz64(x), k)
+                c = (w << 6) + ctz64(x)
+                _set_legal(s, c, k, _may_place(s, g, c, k))
                 x &= x - 1
 
 
-cdef inline void _stale_both(OustCore* s, int32_t c) noexcept nogil:
-    bit_set(s.stale[0], c)
-    bit_set(s.stale[1], c)
-
-
-cdef inline void _occupy(OustCore* s, int32_t c) noexcept nogil:
-    """The cell c was just filled: nobody may place there."""
+cdef inline void _occupy(OustCore* s, int32_t c, int32_t p) noexcept nogil:
+    """Colour p just filled the cell c: a stone, where nobody may place."""
     cdef int32_t k
+    bit_set(s.stones[p], c)
     for k in range(2):
+        bit_clear(s.stale[k], c)
         if bit_get(s.legal[k], c):
             bit_clear(s.legal[k], c)
             s.nlegal[k] -= 1
-
-
-cdef int32_t _liberties(const OustCore* s, const OustTables* g, int32_t root, uint64_t* into) noexcept nogil:
-    """Add the empty cells next to the chain ``root`` to ``into``; return the
-    chain's reach (its largest touching enemy chain), found on the same walk."""
-    cdef int32_t q = 1 - s.ch.colour[root], m = root, k, nb, best = 0
-    while True:
-        for k in range(g.geo.nbr_start[m], g.geo.nbr_start[m + 1]):
-            nb = g.geo.nbr[k]
-            if s.ch.colour[nb] == EMPTY:
-                bit_set(into, nb)
-            elif s.ch.colour[nb] == q and s.ch.size[s.ch.root[nb]] > best:
-                best = s.ch.size[s.ch.root[nb]]
-        m = s.ch.next[m]
-        if m == root:
-            return best
 
 
 cdef void _end_turn(OustCore* s, const OustTables* g) noexcept nogil:
@@ -242,99 +258,101 @@ cdef void _pass(OustCore* s, const OustTables* g) noexcept nogil:
         _end_turn(s, g)
 
 
-cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
-    """Apply a legal placement of the colour to move on ``c``, with all its effects.
+cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
+    """Colour p places on ``c``, next to none of its stones: a chain of one.
 
-    Only the colour to move next has its legal cells brought up to date; the
-    other colour's cells that may have changed are left marked ``stale``.
+    For p, only the cells next to it change (they now join it).  For the
+    enemy q, the new stone raises to 1 the reach of each q chain around it
+    that had none, and the largest enemy next to each empty cell around it
+    that had none: a cell where that matters had nothing to capture, so it
+    was not legal for q (a cell legal for q stays legal), and only those are
+    marked for q.
     """
-    cdef int32_t p = s.h.to_move, q = 1 - p, k, i, j, nb, m, r, x, e, nstale = 0
-    cdef int16_t stale[CHAIN_MAX_CELLS]     # own chains that touched a removed chain
-    cdef uint64_t around[WORDS]
-    cdef bint capture = s.nown[p][c] > 0, seen
-    if s.passes:
-        s.passes = 0
-        s.h.hash ^= g.z_passed
+    cdef int32_t p = s.h.to_move, q = 1 - p, r, w
+    cdef const Around* a = &g.around[c]
+    cdef uint64_t x = _near(s.stones[q], a), lo, hi
+    chains_add(&s.ch, &g.geo, c, p, NULL)
+    s.reach[c] = 0
+    while x:
+        r = s.ch.root[a.at + ctz64(x)]
+        x &= x - 1
+        if s.ch.size[r] > s.reach[c]:
+            s.reach[c] = s.ch.size[r]
+        if s.reach[r] == 0:
+            s.reach[r] = 1
+            _mark_chain_around(s, g, r, s.stale[q], s.legal[q])
+    w = a.at >> 6
+    lo = a.lo & _empty(s, w)
+    hi = a.hi & _empty(s, w + 1)
+    s.stale[p][w] |= lo
+    s.stale[p][w + 1] |= hi
+    s.stale[q][w] |= lo & ~s.legal[q][w]
+    s.stale[q][w + 1] |= hi & ~s.legal[q][w + 1]
+    _end_turn(s, g)
+
+
+cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
+    """Colour p places on ``c`` next to its stones (legal, so every enemy chain
+    touching the chain formed is smaller): remove those chains, then mark what
+    changed.  For both colours: the empty cells next to the new chain (its size
+    and reach changed) and next to the removed stones (which they touched),
+    and the removed stones' cells.  For p: the cells next to its other chains
+    that touched a removed chain, if their reach dropped (no enemy chain's
+    reach changes: every enemy chain touching the new chain is gone)."""
+    cdef int32_t p = s.h.to_move, q = 1 - p, x, w, r, j, e
+    cdef uint64_t near_chain[WORDS]     # the cells next to the new chain
+    cdef uint64_t near_removed[WORDS]   # the cells next to the removed stones
+    cdef uint64_t t, changed
+    memset(near_chain, 0, (g.nwords + 1) * sizeof(uint64_t))
+    memset(near_removed, 0, (g.nwords + 1) * sizeof(uint64_t))
     x = chains_add(&s.ch, &g.geo, c, p, NULL)
-    s.h.hash ^= g.zobrist[p][c]
-    _occupy(s, c)
-    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-        s.nown[p][g.geo.nbr[k]] += 1
-    if not capture:
-        # A chain of one: its reach is the largest enemy chain around it, and
-        # each enemy chain around it now touches an enemy (reach at least 1),
-        # which matters only to that enemy's placements next to it.  The
-        # enemy's silent placements around it stay as they were.
-        s.reach[c] = 0
-        for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-            nb = g.geo.nbr[k]
-            if s.ch.colour[nb] == EMPTY:
-                bit_set(s.stale[p], nb)
-                if s.nown[q][nb]:
-                    bit_set(s.stale[q], nb)
-            elif s.ch.colour[nb] == q:
-                r = s.ch.root[nb]
-                if s.ch.size[r] > s.reach[c]:
-                    s.reach[c] = s.ch.size[r]
-                if s.reach[r] == 0:
-                    s.reach[r] = 1
-                    _liberties(s, g, r, s.stale[q])
-        _end_turn(s, g)
-        return
-    # Legal, so every enemy chain touching the new chain is smaller: remove
-    # each as it is met (a removed chain is no longer seen, so none twice),
-    # noting the other own chains that touched it: their reach may drop.
-    # The same walk marks the new chain's liberties (its size changed for
-    # both colours; the enemy's silent placements excepted), and the removed
-    # stones and their empty neighbours (for the capturer, only those where
-    # it would not place silently).
-    m = x
+    j = x
     while True:
-        for k in range(g.geo.nbr_start[m], g.geo.nbr_start[m + 1]):
-            nb = g.geo.nbr[k]
-            if s.ch.colour[nb] == EMPTY:
-                bit_set(s.stale[p], nb)
-                if s.nown[q][nb]:
-                    bit_set(s.stale[q], nb)
-                continue
-            if s.ch.colour[nb] != q:
-                continue
-            r = s.ch.root[nb]
+        _spread(near_chain, &g.around[j])
+        j = s.ch.next[j]
+        if j == x:
+            break
+    for w in range(g.nwords):
+        while True:
+            t = near_chain[w] & s.stones[q][w]
+            if t == 0:
+                break
+            r = s.ch.root[(w << 6) + ctz64(t)]
             j = r
             while True:
                 s.h.hash ^= g.zobrist[q][j]
-                _stale_both(s, j)
-                for i in range(g.geo.nbr_start[j], g.geo.nbr_start[j + 1]):
-                    nb = g.geo.nbr[i]
-                    s.nown[q][nb] -= 1
-                    if s.ch.colour[nb] == EMPTY:
-                        bit_set(s.stale[q], nb)
-                        if s.nown[p][nb]:
-                            bit_set(s.stale[p], nb)
-                    elif s.ch.colour[nb] == p and s.ch.root[nb] != x:
-                        seen = False
-                        for e in range(nstale):
-                            if stale[e] == s.ch.root[nb]:
-                                seen = True
-                        if not seen:
-                            stale[nstale] = s.ch.root[nb]
-                            nstale += 1
+                bit_clear(s.stones[q], j)
+                _spread(near_removed, &g.around[j])
                 j = s.ch.next[j]
                 if j == r:
                     break
             chains_remove(&s.ch, r, NULL)
-        m = s.ch.next[m]
-        if m == x:
-            break
     s.reach[x] = 0                  # the new chain touches no enemy now
-    for j in range(nstale):
-        r = stale[j]
-        memset(around, 0, g.nwords * sizeof(uint64_t))
-        e = _liberties(s, g, r, around)
-        if e != s.reach[r]:
-            s.reach[r] = <int16_t>e
-            for i in range(g.nwords):
-                s.stale[p][i] |= around[i]
+    # p's other chains next to the removed stones: their reach may have dropped.
+    for w in range(g.nwords):
+        while True:
+            t = near_removed[w] & s.stones[p][w]
+            if t == 0:
+                break
+            j = (w << 6) + ctz64(t)
+            r = s.ch.root[j]
+            if r == x:
+                bit_clear(near_removed, j)      # a stone of the new chain: not another chain
+                continue
+            e = _reach_of(s, g, r)
+            if e != s.reach[r]:
+                s.reach[r] = <int16_t>e
+                _mark_chain_around(s, g, r, s.stale[p], near_chain)
+            j = r                       # done with this chain
+            while True:
+                bit_clear(near_removed, j)
+                j = s.ch.next[j]
+                if j == r:
+                    break
+    for w in range(g.nwords):
+        changed = (near_chain[w] | near_removed[w]) & _empty(s, w)
+        s.stale[p][w] |= changed
+        s.stale[q][w] |= changed
     if s.ch.stones[q] == 0:
         s.winner = p
         set_to_move(&s.h, &g.keys, -1)
@@ -347,23 +365,42 @@ cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
         _end_turn(s, g)
 
 
+cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
+    """Apply a legal placement of the colour to move on ``c``, with all its effects.
+
+    Only the colour to move next has its legal cells brought up to date; the
+    other colour's cells that may have changed are left marked ``stale``.
+    """
+    cdef int32_t p = s.h.to_move
+    cdef bint capture = _near(s.stones[p], &g.around[c]) != 0
+    if s.passes:
+        s.passes = 0
+        s.h.hash ^= g.z_passed
+    s.h.hash ^= g.zobrist[p][c]
+    _occupy(s, c, p)
+    if capture:
+        _place_capturing(s, g, c)
+    else:
+        _place_silent(s, g, c)
+
+
 cdef void _rebuild_derived(OustCore* s, const OustTables* g) noexcept nogil:
-    """Reach and legal cells from the chains alone (positions set up by hand)."""
+    """Stone sets, reach and legal cells from the chains alone (positions set up by hand)."""
     cdef int32_t c, k
+    memset(s.stones, 0, sizeof(s.stones))
     memset(s.legal, 0, sizeof(s.legal))
     memset(s.stale, 0, sizeof(s.stale))
-    memset(s.nown, 0, sizeof(s.nown))
     s.nlegal[0] = s.nlegal[1] = 0
     for c in range(g.ncells):
         if s.ch.colour[c] != EMPTY:
-            for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-                s.nown[s.ch.colour[c]][g.geo.nbr[k]] += 1
+            bit_set(s.stones[s.ch.colour[c]], c)
     for c in range(g.ncells):
         if s.ch.colour[c] != EMPTY and s.ch.root[c] == c:
             s.reach[c] = <int16_t>_reach_of(s, g, c)
     for k in range(2):
         for c in range(g.ncells):
-            _evaluate(s, g, c, k)
+            if s.ch.colour[c] == EMPTY:
+                _set_legal(s, c, k, _may_place(s, g, c, k))
 
 
 cdef int32_t oust_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
@@ -509,9 +546,7 @@ cdef class OustGame(Game):
         self.g.nwords = (n + 63) >> 6
         self.g.pass_action = n
         for c in range(n):
-            nbs = board.neighbours(c)
-            for d in range(6):
-                self.g.nbx[c][d] = nbs[d] if d < len(nbs) else NOWHERE
+            _fill_around(&self.g.around[c], board.neighbours(c))
         cdef uint64_t x = 0x4F555354 ^ (<uint64_t>size << 32) ^ (<uint64_t>(kind == "square") << 40)
         for colour in range(2):
             zobrist_fill(self.g.zobrist[colour], n, &x)
@@ -557,6 +592,19 @@ cdef class OustGame(Game):
             raise reader.fail(f"passes is 1 but player {1 - to_move} had a placement, so could not pass")
         s.h.hash = oust_hash_full(&s, &self.g)
         return _core_bytes(&s)
+
+
+cdef void _fill_around(Around* a, neighbours) except *:
+    cdef int32_t at = min(neighbours), shift, d
+    if max(neighbours) - at >= 64:
+        raise ParameterError(f"oust: a cell's neighbours span {max(neighbours) - at + 1} cells, over 64")
+    a.at = at
+    a.win = 0
+    for d in neighbours:
+        a.win |= (<uint64_t>1) << (d - at)
+    shift = at & 63
+    a.lo = a.win << shift
+    a.hi = (a.win >> 1) >> (63 - shift)
 
 
 cdef bytes _core_bytes(OustCore* s):
@@ -706,7 +754,7 @@ cdef class OustState(State):
             n = oust_legal(&node, g, buf)
             for i in range(n):
                 c = buf[i]
-                if c == g.pass_action or not _touches_own(&node, g, c, p):
+                if c == g.pass_action or _near(node.stones[p], &g.around[c]) == 0:
                     total += 1
                     continue
                 memcpy(&child, &node, sizeof(OustCore))
