@@ -74,6 +74,17 @@ cdef inline int chains_adjacent(const Chains* ch, const Geometry* g, int cell, i
     return n
 
 
+cdef inline void chains_add_alone(Chains* ch, int cell, int colour) noexcept nogil:
+    """Put a ``colour`` stone on the empty ``cell`` known to touch none of its
+    colour: a chain of one (no size histogram)."""
+    ch.colour[cell] = <int8_t>colour
+    ch.root[cell] = <int16_t>cell
+    ch.next[cell] = <int16_t>cell
+    ch.size[cell] = 1
+    ch.stones[colour] += 1
+    ch.chains[colour] += 1
+
+
 cdef inline int chains_add(Chains* ch, const Geometry* g, int cell, int colour,
                            SizeHist* hist) noexcept nogil:
     """Put a ``colour`` stone on the empty ``cell``, merging the chains it joins.
@@ -83,12 +94,7 @@ cdef inline int chains_add(Chains* ch, const Geometry* g, int cell, int colour,
     cdef int16_t roots[8]
     cdef int n = chains_adjacent(ch, g, cell, colour, roots)
     cdef int i, big, small, m, after
-    ch.colour[cell] = <int8_t>colour
-    ch.root[cell] = <int16_t>cell
-    ch.next[cell] = <int16_t>cell
-    ch.size[cell] = 1
-    ch.stones[colour] += 1
-    ch.chains[colour] += 1
+    chains_add_alone(ch, cell, colour)
     _hist_move(hist, colour, 0, 1)
     big = cell
     for i in range(n):

@@ -46,9 +46,10 @@ from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
-from ludens._bits cimport bit_clear, bit_get, bit_set, bits_list, bits_select_scan, ctz64
-from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear,
-                             chains_remove)
+from ludens._bits cimport (bit_clear, bit_get, bit_set, bits_list, bits_select_scan, ctz64,
+                           popcount_sparse64)
+from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_add_alone, chains_adjacent,
+                             chains_clear, chains_remove)
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, playout_applied, playout_draw,
                             playout_running, seat_hash, seat_keys_fill, set_to_move, two_player_returns)
@@ -91,6 +92,7 @@ ctypedef struct OustCore:
     int32_t passes                  # passes in succession before this turn (2: over, a draw)
     int32_t nlegal[2]               # per colour: cells where it may place now
     uint64_t stones[2][WORDS]       # per colour: its stones, as a bit set
+    uint64_t near[2][WORDS]         # per colour: the cells next to one of its stones
     uint64_t legal[2][WORDS]        # per colour: the cells where it may place, as a bit set
     uint64_t stale[2][WORDS]        # per colour: empty cells whose legal bit may be out of date
     int16_t reach[CHAIN_MAX_CELLS]  # at a chain's root: its largest touching enemy chain (0: none)
@@ -116,41 +118,44 @@ cdef inline uint64_t _empty(const OustCore* s, int32_t w) noexcept nogil:
     return ~(s.stones[0][w] | s.stones[1][w])
 
 
-cdef inline void _mark_empty_around(const OustCore* s, const Around* a, uint64_t* into,
-                                    const uint64_t* unless) noexcept nogil:
-    """Add the cell's empty neighbours outside the set ``unless`` to ``into``."""
-    cdef int32_t w = a.at >> 6
-    into[w] |= a.lo & _empty(s, w) & ~unless[w]
-    into[w + 1] |= a.hi & _empty(s, w + 1) & ~unless[w + 1]
-
-
-# -- rules ------------------------------------------------------------------
-
-cdef int32_t _reach_of(const OustCore* s, const OustTables* g, int32_t root) noexcept nogil:
-    """The largest enemy chain touching the chain ``root``, by walking it."""
-    cdef const uint64_t* enemy = s.stones[1 - s.ch.colour[root]]
-    cdef int32_t m = root, e, best = 0
-    cdef uint64_t x
-    while True:
-        x = _near(enemy, &g.around[m])
-        while x:
-            e = s.ch.size[s.ch.root[g.around[m].at + ctz64(x)]]
-            best = e if e > best else best
-            x &= x - 1
-        m = s.ch.next[m]
-        if m == root:
-            return best
-
-
-cdef void _mark_chain_around(const OustCore* s, const OustTables* g, int32_t root, uint64_t* into,
-                             const uint64_t* unless) noexcept nogil:
-    """Add the empty cells next to the chain ``root``, except those in ``unless``, to ``into``."""
+cdef void _chain_around(const OustCore* s, const OustTables* g, int32_t root, uint64_t* into) noexcept nogil:
+    """Set ``into`` (a cell set) to the cells next to a stone of the chain ``root``."""
     cdef int32_t m = root
+    memset(into, 0, (g.nwords + 1) * sizeof(uint64_t))
     while True:
-        _mark_empty_around(s, &g.around[m], into, unless)
+        _spread(into, &g.around[m])
         m = s.ch.next[m]
         if m == root:
             return
+
+
+cdef int32_t _largest_chain_in(const OustCore* s, const OustTables* g, const uint64_t* cells,
+                               int32_t colour) noexcept nogil:
+    """The size of the largest ``colour`` chain with a stone in ``cells`` (0: none)."""
+    cdef int32_t w, e, best = 0
+    cdef uint64_t x
+    for w in range(g.nwords):
+        x = cells[w] & s.stones[colour][w]
+        while x:
+            e = s.ch.size[s.ch.root[(w << 6) + ctz64(x)]]
+            best = e if e > best else best
+            x &= x - 1
+    return best
+
+
+cdef int32_t _reach_of(const OustCore* s, const OustTables* g, int32_t root) noexcept nogil:
+    """The largest enemy chain touching the chain ``root``."""
+    cdef uint64_t around[WORDS]
+    _chain_around(s, g, root, around)
+    return _largest_chain_in(s, g, around, 1 - s.ch.colour[root])
+
+
+cdef void _mark_empty(const OustCore* s, const OustTables* g, const uint64_t* cells, uint64_t* into,
+                      const uint64_t* unless) noexcept nogil:
+    """Add the empty ``cells`` outside the set ``unless`` to ``into``."""
+    cdef int32_t w
+    for w in range(g.nwords):
+        into[w] |= cells[w] & _empty(s, w) & ~unless[w]
 
 
 cdef int32_t _capture_check(const OustCore* s, const OustTables* g, int32_t c, int32_t p,
@@ -173,25 +178,27 @@ cdef int32_t _capture_check(const OustCore* s, const OustTables* g, int32_t c, i
     return biggest
 
 
-cdef inline bint _may_place(const OustCore* s, const OustTables* g, int32_t c, int32_t k) noexcept nogil:
-    """Whether colour k may place on the empty ``c``: silently (no k neighbour),
-    or forming a chain -- 1 + the distinct k chains around -- larger than every
+cdef inline bint _may_join(const OustCore* s, const OustTables* g, int32_t c, int32_t k) noexcept nogil:
+    """Whether colour k may place on the empty ``c`` next to its stones: the
+    chain formed -- 1 + the distinct k chains around -- is larger than every
     enemy chain it would touch (those around the cell, and each joined chain's
     reach), of which there is at least one."""
     cdef const Around* a = &g.around[c]
     cdef uint64_t x = _near(s.stones[k], a)
-    cdef int16_t roots[4]
-    cdef int32_t n = 0, size = 1, big = 0, j, r, e
-    if x == 0:
-        return True
+    cdef int32_t first = s.ch.root[a.at + ctz64(x)], n = 0, j, r, e
+    cdef int32_t size = 1 + s.ch.size[first], big = s.reach[first]
+    cdef int16_t others[3]              # the other chains joined (a cell has at most 4 neighbours apart)
+    x &= x - 1
     while x:
         r = s.ch.root[a.at + ctz64(x)]
         x &= x - 1
+        if r == first:
+            continue
         for j in range(n):              # a chain to join, once
-            if roots[j] == r:
+            if others[j] == r:
                 break
         else:
-            roots[n] = <int16_t>r
+            others[n] = <int16_t>r
             n += 1
             size += s.ch.size[r]
             if s.reach[r] > big:
@@ -215,23 +222,37 @@ cdef inline void _set_legal(OustCore* s, int32_t c, int32_t k, bint ok) noexcept
 
 
 cdef void _refresh(OustCore* s, const OustTables* g, int32_t k) noexcept nogil:
-    """Bring colour k's legal cells up to date: evaluate its stale cells."""
+    """Bring colour k's legal cells up to date: its stale cells next to none of
+    its stones are legal (silent placements), the others are evaluated."""
     cdef int32_t w, c
-    cdef uint64_t x
+    cdef uint64_t x, silent, now, was
     for w in range(g.nwords):
         x = s.stale[k][w]
         if x:
             s.stale[k][w] = 0
-            while x:
-                c = (w << 6) + ctz64(x)
-                _set_legal(s, c, k, _may_place(s, g, c, k))
-                x &= x - 1
+            silent = x & ~s.near[k][w]
+            s.nlegal[k] += popcount_sparse64(silent & ~s.legal[k][w])
+            s.legal[k][w] |= silent
+            x &= s.near[k][w]
+            if x:
+                now = s.legal[k][w]
+                was = now
+                while x:
+                    c = (w << 6) + ctz64(x)
+                    if _may_join(s, g, c, k):
+                        now |= x & (~x + 1)
+                    else:
+                        now &= ~(x & (~x + 1))
+                    x &= x - 1
+                s.legal[k][w] = now
+                s.nlegal[k] += popcount_sparse64(now & ~was) - popcount_sparse64(was & ~now)
 
 
-cdef inline void _occupy(OustCore* s, int32_t c, int32_t p) noexcept nogil:
+cdef inline void _occupy(OustCore* s, const OustTables* g, int32_t c, int32_t p) noexcept nogil:
     """Colour p just filled the cell c: a stone, where nobody may place."""
     cdef int32_t k
     bit_set(s.stones[p], c)
+    _spread(s.near[p], &g.around[c])
     for k in range(2):
         bit_clear(s.stale[k], c)
         if bit_get(s.legal[k], c):
@@ -271,7 +292,8 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c) noexcept no
     cdef int32_t p = s.h.to_move, q = 1 - p, r, w
     cdef const Around* a = &g.around[c]
     cdef uint64_t x = _near(s.stones[q], a), lo, hi
-    chains_add(&s.ch, &g.geo, c, p, NULL)
+    cdef uint64_t around[WORDS]
+    chains_add_alone(&s.ch, c, p)
     s.reach[c] = 0
     while x:
         r = s.ch.root[a.at + ctz64(x)]
@@ -280,7 +302,8 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c) noexcept no
             s.reach[c] = s.ch.size[r]
         if s.reach[r] == 0:
             s.reach[r] = 1
-            _mark_chain_around(s, g, r, s.stale[q], s.legal[q])
+            _chain_around(s, g, r, around)
+            _mark_empty(s, g, around, s.stale[q], s.legal[q])
     w = a.at >> 6
     lo = a.lo & _empty(s, w)
     hi = a.hi & _empty(s, w + 1)
@@ -302,6 +325,7 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
     cdef int32_t p = s.h.to_move, q = 1 - p, x, w, r, j, e
     cdef uint64_t near_chain[WORDS]     # the cells next to the new chain
     cdef uint64_t near_removed[WORDS]   # the cells next to the removed stones
+    cdef uint64_t around[WORDS]
     cdef uint64_t t, changed
     memset(near_chain, 0, (g.nwords + 1) * sizeof(uint64_t))
     memset(near_removed, 0, (g.nwords + 1) * sizeof(uint64_t))
@@ -328,6 +352,15 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
                     break
             chains_remove(&s.ch, r, NULL)
     s.reach[x] = 0                  # the new chain touches no enemy now
+    # The cells next to removed stones may be next to none of q's now (stones
+    # included: their cells may be emptied later).
+    for w in range(g.nwords):
+        t = near_removed[w] & s.near[q][w]
+        while t:
+            j = (w << 6) + ctz64(t)
+            t &= t - 1
+            if _near(s.stones[q], &g.around[j]) == 0:
+                bit_clear(s.near[q], j)
     # p's other chains next to the removed stones: their reach may have dropped.
     for w in range(g.nwords):
         while True:
@@ -339,10 +372,11 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
             if r == x:
                 bit_clear(near_removed, j)      # a stone of the new chain: not another chain
                 continue
-            e = _reach_of(s, g, r)
+            _chain_around(s, g, r, around)
+            e = _largest_chain_in(s, g, around, q)
             if e != s.reach[r]:
                 s.reach[r] = <int16_t>e
-                _mark_chain_around(s, g, r, s.stale[p], near_chain)
+                _mark_empty(s, g, around, s.stale[p], near_chain)
             j = r                       # done with this chain
             while True:
                 bit_clear(near_removed, j)
@@ -372,12 +406,12 @@ cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
     other colour's cells that may have changed are left marked ``stale``.
     """
     cdef int32_t p = s.h.to_move
-    cdef bint capture = _near(s.stones[p], &g.around[c]) != 0
+    cdef bint capture = bit_get(s.near[p], c)
     if s.passes:
         s.passes = 0
         s.h.hash ^= g.z_passed
     s.h.hash ^= g.zobrist[p][c]
-    _occupy(s, c, p)
+    _occupy(s, g, c, p)
     if capture:
         _place_capturing(s, g, c)
     else:
@@ -388,19 +422,21 @@ cdef void _rebuild_derived(OustCore* s, const OustTables* g) noexcept nogil:
     """Stone sets, reach and legal cells from the chains alone (positions set up by hand)."""
     cdef int32_t c, k
     memset(s.stones, 0, sizeof(s.stones))
+    memset(s.near, 0, sizeof(s.near))
     memset(s.legal, 0, sizeof(s.legal))
     memset(s.stale, 0, sizeof(s.stale))
     s.nlegal[0] = s.nlegal[1] = 0
     for c in range(g.ncells):
         if s.ch.colour[c] != EMPTY:
             bit_set(s.stones[s.ch.colour[c]], c)
+            _spread(s.near[s.ch.colour[c]], &g.around[c])
     for c in range(g.ncells):
         if s.ch.colour[c] != EMPTY and s.ch.root[c] == c:
             s.reach[c] = <int16_t>_reach_of(s, g, c)
     for k in range(2):
         for c in range(g.ncells):
             if s.ch.colour[c] == EMPTY:
-                _set_legal(s, c, k, _may_place(s, g, c, k))
+                _set_legal(s, c, k, not bit_get(s.near[k], c) or _may_join(s, g, c, k))
 
 
 cdef int32_t oust_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
@@ -754,7 +790,7 @@ cdef class OustState(State):
             n = oust_legal(&node, g, buf)
             for i in range(n):
                 c = buf[i]
-                if c == g.pass_action or _near(node.stones[p], &g.around[c]) == 0:
+                if c == g.pass_action or not bit_get(node.near[p], c):
                     total += 1
                     continue
                 memcpy(&child, &node, sizeof(OustCore))
