@@ -13,20 +13,30 @@ legal only at the start of a turn without any legal placement.
 Chains are kept by ``ludens._chains`` (member lists, union by size): a
 capture walks the new chain once and removes each enemy chain in O(its
 size), with no flood fill anywhere.  On top of that the core keeps, for
-every chain, its *reach* (the largest enemy chain touching it), and for
-each colour the set of cells where it may place now.  Whether a cell is
-legal depends only on its neighbours' colours, chains, sizes and reaches,
-so after each placement only the cells next to a chain that changed are
-looked at again, and only for the colour that needs them: each colour's
-possibly changed cells are marked ``stale`` and evaluated when that colour
-is next to move (the mover's set is always exact, so a playout draws from
-it as it is: count by ``nlegal``, the i-th cell by a select over the words).
-A cell marked several times before its colour moves is evaluated once.  Two facts keep the bookkeeping small: a capturing chain
-touches no enemy chain afterwards (it removed them all), so its growth
-changes no other chain's reach; and a silent stone is a chain of one, so it
-can raise a neighbouring chain's reach only from 0 to 1.  Removing chains
-can lower the reach of the capturer's other chains that touched them: those
-are walked again.
+every chain, its *reach* (the largest enemy chain touching it), and per
+colour three bit sets over the cells (64 a word, in cell order): its
+stones, the cells next to its stones (``near``), and the cells where it may
+place now (``legal``).  A cell's neighbours are read from a bit set through
+one 64-bit window (cells go row by row, so they span at most 51 cells):
+the own and enemy stones around a cell are two masked words, whose set bits
+lead to the chains to look up -- no neighbour loop, no per-cell counts.
+
+Whether a cell is legal depends only on its neighbours' colours, chains,
+sizes and reaches, so after each placement only the cells next to a chain
+that changed are looked at again, and only for the colour that needs them:
+each colour's possibly changed cells are marked ``stale`` and settled when
+that colour is next to move -- those next to none of its stones at once,
+word by word (silent placements are legal), the others one by one.  The
+mover's set is always exact, so a playout draws from it as it is: count by
+``nlegal``, the i-th cell by a select over the words.  A cell marked several
+times before its colour moves is evaluated once.  Three facts keep the
+marking small: a capturing chain touches no enemy chain afterwards (it
+removed them all), so its growth changes no other chain's reach; a silent
+stone is a chain of one, so it can raise a neighbouring enemy chain's reach
+(and the largest enemy next to an empty cell) only from 0 to 1, which can
+only make legal an enemy cell that was not; and removing chains can lower
+the reach of the capturer's other chains that touched them: those are
+looked at again.
 
 Two passes in succession end the game in a draw (the position can never
 change again), so the core counts the passes before the turn.
@@ -75,6 +85,9 @@ ctypedef struct Around:
     uint64_t lo
     uint64_t hi
     int32_t at
+    int32_t word                # at >> 6
+    int32_t shift               # at & 63
+    int32_t back                # 63 - shift
 
 ctypedef struct OustTables:
     Geometry geo
@@ -103,15 +116,13 @@ ctypedef struct OustCore:
 
 cdef inline uint64_t _near(const uint64_t* b, const Around* a) noexcept nogil:
     """The cell's neighbours in the set b, as bits from ``a.at``."""
-    cdef int32_t w = a.at >> 6, shift = a.at & 63
-    return ((b[w] >> shift) | ((b[w + 1] << 1) << (63 - shift))) & a.win
+    return ((b[a.word] >> a.shift) | ((b[a.word + 1] << 1) << a.back)) & a.win
 
 
 cdef inline void _spread(uint64_t* into, const Around* a) noexcept nogil:
     """Add the cell's neighbours to the set ``into``."""
-    cdef int32_t w = a.at >> 6
-    into[w] |= a.lo
-    into[w + 1] |= a.hi
+    into[a.word] |= a.lo
+    into[a.word + 1] |= a.hi
 
 
 cdef inline uint64_t _empty(const OustCore* s, int32_t w) noexcept nogil:
@@ -205,6 +216,8 @@ cdef inline bint _may_join(const OustCore* s, const OustTables* g, int32_t c, in
                 big = s.reach[r]
     if big >= size:
         return False
+    if not bit_get(s.near[1 - k], c):
+        return big > 0
     x = _near(s.stones[1 - k], a)
     while x:
         e = s.ch.size[s.ch.root[a.at + ctz64(x)]]
@@ -304,7 +317,7 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c) noexcept no
             s.reach[r] = 1
             _chain_around(s, g, r, around)
             _mark_empty(s, g, around, s.stale[q], s.legal[q])
-    w = a.at >> 6
+    w = a.word
     lo = a.lo & _empty(s, w)
     hi = a.hi & _empty(s, w + 1)
     s.stale[p][w] |= lo
@@ -601,6 +614,21 @@ cdef class OustGame(Game):
         self._set_rules(&OUST_RULES, &self.g, _core_bytes(&init), tuple(board.names) + ("pass",),
                         n, -1)
 
+    def _neighbour_windows(self):
+        """Per cell (for tests): its neighbours as the engine's masks read them,
+        from the window at ``at`` and from the two in-place words, and the
+        window's ``(at, word, shift, back)``."""
+        cdef int32_t c, b
+        cdef Around* a
+        out = []
+        for c in range(self.g.ncells):
+            a = &self.g.around[c]
+            out.append(([a.at + b for b in range(64) if (a.win >> b) & 1],
+                        [(a.word << 6) + b for b in range(64) if (a.lo >> b) & 1]
+                        + [((a.word + 1) << 6) + b for b in range(64) if (a.hi >> b) & 1],
+                        (a.at, a.word, a.shift, a.back)))
+        return out
+
     def _core_from_position(self, reader):
         """``board`` (cell -> colour digit 1 or 2), ``to_move`` (-1 once over) and
         ``passes`` (passes in succession before this turn; 2 once drawn)."""
@@ -635,6 +663,9 @@ cdef void _fill_around(Around* a, neighbours) except *:
     if max(neighbours) - at >= 64:
         raise ParameterError(f"oust: a cell's neighbours span {max(neighbours) - at + 1} cells, over 64")
     a.at = at
+    a.word = at >> 6
+    a.shift = at & 63
+    a.back = 63 - a.shift
     a.win = 0
     for d in neighbours:
         a.win |= (<uint64_t>1) << (d - at)
@@ -729,8 +760,9 @@ cdef class OustState(State):
 
     def _chain_table(self):
         """The raw bookkeeping (for tests): per cell root, next, size, colour, reach; per
-        colour chains, stones, the cells where it may place (brought up to date) and
-        the cells still to evaluate for it (``stale``; none for the colour to move)."""
+        colour chains, stones, the cells where it may place (brought up to date), the
+        cells still to evaluate for it (``stale``; none for the colour to move) and
+        the cells next to its stones (``near``)."""
         cdef OustCore* s = self._s()
         cdef int32_t n = self._g().ncells, c
         sets = self._legal_sets()
@@ -739,7 +771,8 @@ cdef class OustState(State):
                 "reach": [s.reach[c] for c in range(n)],
                 "chains": [s.ch.chains[0], s.ch.chains[1]], "stones": [s.ch.stones[0], s.ch.stones[1]],
                 "legal": [cells for cells, _ in sets], "nlegal": [count for _, count in sets],
-                "stale": [[c for c in range(n) if bit_get(s.stale[k], c)] for k in range(2)]}
+                "stale": [[c for c in range(n) if bit_get(s.stale[k], c)] for k in range(2)],
+                "near": [[c for c in range(n) if bit_get(s.near[k], c)] for k in range(2)]}
 
     def _legal_sets(self, bint from_scratch=False):
         """Per colour, the cells where it may place (for tests): the incremental
