@@ -193,39 +193,33 @@ cdef inline bint _may_join(const OustCore* s, const OustTables* g, int32_t c, in
     """Whether colour k may place on the empty ``c`` next to its stones: the
     chain formed -- 1 + the distinct k chains around -- is larger than every
     enemy chain it would touch (those around the cell, and each joined chain's
-    reach), of which there is at least one."""
+    reach), of which there is at least one.
+
+    Cells are evaluated in bulk and their outcomes are unpredictable, so the
+    loops over the stones around branch only on their ends: a joined chain is
+    told from the ones already counted (at most 3 others: a cell has at most 4
+    neighbours apart) with arithmetic, and the largest reach or enemy is a max.
+    """
     cdef const Around* a = &g.around[c]
     cdef uint64_t x = _near(s.stones[k], a)
-    cdef int32_t first = s.ch.root[a.at + ctz64(x)], n = 0, j, r, e
+    cdef int32_t first = s.ch.root[a.at + ctz64(x)], second = -1, third = -1, r, e, new
     cdef int32_t size = 1 + s.ch.size[first], big = s.reach[first]
-    cdef int16_t others[3]              # the other chains joined (a cell has at most 4 neighbours apart)
     x &= x - 1
     while x:
         r = s.ch.root[a.at + ctz64(x)]
         x &= x - 1
-        if r == first:
-            continue
-        for j in range(n):              # a chain to join, once
-            if others[j] == r:
-                break
-        else:
-            others[n] = <int16_t>r
-            n += 1
-            size += s.ch.size[r]
-            if s.reach[r] > big:
-                big = s.reach[r]
-    if big >= size:
-        return False
-    if not bit_get(s.near[1 - k], c):
-        return big > 0
+        new = (r != first) & (r != second) & (r != third)
+        size += s.ch.size[r] & -new
+        e = s.reach[r]
+        big = e if e > big else big
+        third ^= (third ^ second) & -new
+        second ^= (second ^ r) & -new
     x = _near(s.stones[1 - k], a)
     while x:
         e = s.ch.size[s.ch.root[a.at + ctz64(x)]]
-        if e >= size:
-            return False
-        big |= e
+        big = e if e > big else big
         x &= x - 1
-    return big > 0
+    return (big > 0) & (big < size)
 
 
 cdef inline void _set_legal(OustCore* s, int32_t c, int32_t k, bint ok) noexcept nogil:
@@ -238,7 +232,7 @@ cdef void _refresh(OustCore* s, const OustTables* g, int32_t k) noexcept nogil:
     """Bring colour k's legal cells up to date: its stale cells next to none of
     its stones are legal (silent placements), the others are evaluated."""
     cdef int32_t w, c
-    cdef uint64_t x, silent, now, was
+    cdef uint64_t x, silent, now, was, bit
     for w in range(g.nwords):
         x = s.stale[k][w]
         if x:
@@ -251,11 +245,9 @@ cdef void _refresh(OustCore* s, const OustTables* g, int32_t k) noexcept nogil:
                 now = s.legal[k][w]
                 was = now
                 while x:
-                    c = (w << 6) + ctz64(x)
-                    if _may_join(s, g, c, k):
-                        now |= x & (~x + 1)
-                    else:
-                        now &= ~(x & (~x + 1))
+                    # the lowest cell's bit set to the evaluation, without a branch on it
+                    bit = x & (~x + 1)
+                    now = (now & ~bit) | (bit & (0 - <uint64_t>_may_join(s, g, (w << 6) + ctz64(x), k)))
                     x &= x - 1
                 s.legal[k][w] = now
                 s.nlegal[k] += popcount_sparse64(now & ~was) - popcount_sparse64(was & ~now)
@@ -292,19 +284,31 @@ cdef void _pass(OustCore* s, const OustTables* g) noexcept nogil:
         _end_turn(s, g)
 
 
-cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
+cdef inline void _settle(OustCore* s, int32_t k, int32_t w, uint64_t cells, uint64_t ok) noexcept nogil:
+    """Colour k's legal bits of ``cells`` (in word w) are those of ``ok``: no longer stale."""
+    cdef uint64_t was = s.legal[k][w], now = (was & ~cells) | (cells & ok)
+    s.legal[k][w] = now
+    s.nlegal[k] += popcount_sparse64(now & ~was) - popcount_sparse64(was & ~now)
+    s.stale[k][w] &= ~cells
+
+
+cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c, uint64_t lone_lo,
+                        uint64_t lone_hi) noexcept nogil:
     """Colour p places on ``c``, next to none of its stones: a chain of one.
 
-    For p, only the cells next to it change (they now join it).  For the
-    enemy q, the new stone raises to 1 the reach of each q chain around it
-    that had none, and the largest enemy next to each empty cell around it
-    that had none: a cell where that matters had nothing to capture, so it
-    was not legal for q (a cell legal for q stays legal), and only those are
-    marked for q.
+    For p, only the cells next to it change (they now join it).  Those next
+    to no other stone of p (``lone_lo``/``lone_hi``, in the words of
+    ``Around.lo``/``hi``) would form a chain of 2 with it, legal only if the
+    largest enemy touching is 1 -- known at once unless an enemy stone is
+    next to the cell; the others are marked.  For the enemy q, the new stone
+    raises to 1 the reach of each q chain around it that had none, and the
+    largest enemy next to each empty cell around it that had none: a cell
+    where that matters had nothing to capture, so it was not legal for q (a
+    cell legal for q stays legal), and only those are marked for q.
     """
     cdef int32_t p = s.h.to_move, q = 1 - p, r, w
     cdef const Around* a = &g.around[c]
-    cdef uint64_t x = _near(s.stones[q], a), lo, hi
+    cdef uint64_t x = _near(s.stones[q], a), lo, hi, ok
     cdef uint64_t around[WORDS]
     chains_add_alone(&s.ch, c, p)
     s.reach[c] = 0
@@ -320,10 +324,19 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c) noexcept no
     w = a.word
     lo = a.lo & _empty(s, w)
     hi = a.hi & _empty(s, w + 1)
-    s.stale[p][w] |= lo
-    s.stale[p][w + 1] |= hi
     s.stale[q][w] |= lo & ~s.legal[q][w]
     s.stale[q][w + 1] |= hi & ~s.legal[q][w + 1]
+    s.stale[p][w] |= lo
+    s.stale[p][w + 1] |= hi
+    # The lone cells: legal iff the largest enemy touching the pair is 1.
+    ok = 0 if s.reach[c] != 1 else ~(<uint64_t>0)      # when no enemy is next to the cell
+    lone_lo &= lo
+    lone_hi &= hi
+    if s.reach[c] <= 1:                 # else too big an enemy: none is legal
+        lone_lo &= ~s.near[q][w]
+        lone_hi &= ~s.near[q][w + 1]
+    _settle(s, p, w, lone_lo, ok)
+    _settle(s, p, w + 1, lone_hi, ok)
     _end_turn(s, g)
 
 
@@ -334,17 +347,24 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
     and reach changed) and next to the removed stones (which they touched),
     and the removed stones' cells.  For p: the cells next to its other chains
     that touched a removed chain, if their reach dropped (no enemy chain's
-    reach changes: every enemy chain touching the new chain is gone)."""
+    reach changes: every enemy chain touching the new chain is gone).  The
+    cells next to the new chain, no enemy stone and no other stone of p are
+    settled at once: not legal for p (the chain they would join touches no
+    enemy)."""
     cdef int32_t p = s.h.to_move, q = 1 - p, x, w, r, j, e
     cdef uint64_t near_chain[WORDS]     # the cells next to the new chain
     cdef uint64_t near_removed[WORDS]   # the cells next to the removed stones
+    cdef uint64_t members[WORDS]        # the new chain's stones
     cdef uint64_t around[WORDS]
-    cdef uint64_t t, changed
+    cdef uint64_t t, changed, lonely
+    cdef const Around* a
     memset(near_chain, 0, (g.nwords + 1) * sizeof(uint64_t))
     memset(near_removed, 0, (g.nwords + 1) * sizeof(uint64_t))
+    memset(members, 0, (g.nwords + 1) * sizeof(uint64_t))
     x = chains_add(&s.ch, &g.geo, c, p, NULL)
     j = x
     while True:
+        bit_set(members, j)
         _spread(near_chain, &g.around[j])
         j = s.ch.next[j]
         if j == x:
@@ -405,6 +425,14 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
         set_to_move(&s.h, &g.keys, -1)
         s.h.turn_plies = 0
         return
+    for w in range(g.nwords):
+        t = near_chain[w] & _empty(s, w) & ~s.near[q][w]
+        lonely = 0
+        while t:
+            a = &g.around[(w << 6) + ctz64(t)]
+            lonely |= (t & (~t + 1)) & (0 - <uint64_t>((_near(s.stones[p], a) & ~_near(members, a)) == 0))
+            t &= t - 1
+        _settle(s, p, w, lonely, 0)
     _refresh(s, g, p)
     if s.nlegal[p] > 0:
         s.h.turn_plies += 1
@@ -418,8 +446,9 @@ cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
     Only the colour to move next has its legal cells brought up to date; the
     other colour's cells that may have changed are left marked ``stale``.
     """
-    cdef int32_t p = s.h.to_move
+    cdef int32_t p = s.h.to_move, w = g.around[c].word
     cdef bint capture = bit_get(s.near[p], c)
+    cdef uint64_t lone_lo = g.around[c].lo & ~s.near[p][w], lone_hi = g.around[c].hi & ~s.near[p][w + 1]
     if s.passes:
         s.passes = 0
         s.h.hash ^= g.z_passed
@@ -428,7 +457,7 @@ cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
     if capture:
         _place_capturing(s, g, c)
     else:
-        _place_silent(s, g, c)
+        _place_silent(s, g, c, lone_lo, lone_hi)
 
 
 cdef void _rebuild_derived(OustCore* s, const OustTables* g) noexcept nogil:
