@@ -35,16 +35,6 @@ cdef extern from *:
     int popcount64 "ludens_popcount64"(uint64_t x) noexcept nogil
 
 
-cdef inline int32_t popcount_sparse64(uint64_t x) noexcept nogil:
-    """The bit count of a word with few bits set: one step per bit, cheaper
-    than the portable ``popcount64`` for up to four or so."""
-    cdef int32_t n = 0
-    while x:
-        x &= x - 1
-        n += 1
-    return n
-
-
 cdef inline bint bit_get(const uint64_t* b, int32_t c) noexcept nogil:
     return (b[c >> 6] >> (c & 63)) & 1
 

@@ -57,7 +57,7 @@ from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
 from ludens._bits cimport (bit_clear, bit_get, bit_set, bits_list, bits_select_scan, ctz64,
-                           popcount_sparse64)
+                           popcount64)
 from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_add_alone, chains_adjacent,
                              chains_clear, chains_remove)
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
@@ -238,7 +238,7 @@ cdef void _refresh(OustCore* s, const OustTables* g, int32_t k) noexcept nogil:
         if x:
             s.stale[k][w] = 0
             silent = x & ~s.near[k][w]
-            s.nlegal[k] += popcount_sparse64(silent & ~s.legal[k][w])
+            s.nlegal[k] += popcount64(silent & ~s.legal[k][w])
             s.legal[k][w] |= silent
             x &= s.near[k][w]
             if x:
@@ -250,7 +250,7 @@ cdef void _refresh(OustCore* s, const OustTables* g, int32_t k) noexcept nogil:
                     now = (now & ~bit) | (bit & (0 - <uint64_t>_may_join(s, g, (w << 6) + ctz64(x), k)))
                     x &= x - 1
                 s.legal[k][w] = now
-                s.nlegal[k] += popcount_sparse64(now & ~was) - popcount_sparse64(was & ~now)
+                s.nlegal[k] += popcount64(now) - popcount64(was)
 
 
 cdef inline void _occupy(OustCore* s, const OustTables* g, int32_t c, int32_t p) noexcept nogil:
@@ -288,7 +288,7 @@ cdef inline void _settle(OustCore* s, int32_t k, int32_t w, uint64_t cells, uint
     """Colour k's legal bits of ``cells`` (in word w) are those of ``ok``: no longer stale."""
     cdef uint64_t was = s.legal[k][w], now = (was & ~cells) | (cells & ok)
     s.legal[k][w] = now
-    s.nlegal[k] += popcount_sparse64(now & ~was) - popcount_sparse64(was & ~now)
+    s.nlegal[k] += popcount64(now) - popcount64(was)
     s.stale[k][w] &= ~cells
 
 
@@ -391,9 +391,8 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
         t = near_removed[w] & s.near[q][w]
         while t:
             j = (w << 6) + ctz64(t)
+            s.near[q][w] &= ~((t & (~t + 1)) & (0 - <uint64_t>(_near(s.stones[q], &g.around[j]) == 0)))
             t &= t - 1
-            if _near(s.stones[q], &g.around[j]) == 0:
-                bit_clear(s.near[q], j)
     # p's other chains next to the removed stones: their reach may have dropped.
     for w in range(g.nwords):
         while True:
