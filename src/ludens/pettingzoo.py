@@ -39,6 +39,7 @@ else:
     _spaces = require("gymnasium.spaces", "rl")
 
 RENDER_MODES = ("human", "ansi", "svg")
+_INT8 = np.dtype(np.int8)         # resolved once: a view per observation is on the hot path
 
 
 class LudensAECEnv(_pz.AECEnv):  # type: ignore[misc]  # AECEnv is Any: pettingzoo has no types
@@ -90,7 +91,7 @@ class LudensAECEnv(_pz.AECEnv):  # type: ignore[misc]  # AECEnv is Any: pettingz
         seat = self._seat[agent]
         state = started(self.state)
         if seat == state.current_player:
-            mask = state.legal_action_mask().view(np.int8)
+            mask = state.legal_action_mask().view(_INT8)
         else:
             mask = self._no_moves.copy()
         return {"observation": state.observation_tensor(seat), "action_mask": mask}
