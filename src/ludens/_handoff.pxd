@@ -6,10 +6,11 @@ each step taking a fraction of a millisecond: waking a thread asleep on a
 lock costs tens of microseconds there (a system call, then the scheduler),
 which at 1,024 Hex games a step was a quarter of the step.  A ``Signal``
 carries an increasing value; the waiter first spins on it (``pause``
-between loads, some tens of microseconds), then yields its core between
-loads for a while (so that on a busy machine the thread it waits for can
-run), and only then announces that it sleeps and blocks on a lock, which
-the poster then releases.  The
+between loads, some tens of microseconds: longer than the gaps between a
+training loop's calls), and only then announces that it sleeps and blocks
+on a lock, which the poster then releases.  (Yielding the core between
+loads instead was much worse on a busy machine: each yield can hand a
+whole time slice to another process.)  The
 announcement and the post are sequentially consistent, so either the
 waiter sees the new value or the poster sees it asleep: no wake-up is lost.
 Each Signal has one poster and one waiter.
@@ -20,19 +21,6 @@ from cpython.pythread cimport (WAIT_LOCK, PyThread_acquire_lock, PyThread_alloca
 
 cdef extern from *:
     """
-    #if defined(_WIN32)
-    #ifndef WIN32_LEAN_AND_MEAN
-    #define WIN32_LEAN_AND_MEAN
-    #endif
-    #ifndef NOMINMAX
-    #define NOMINMAX
-    #endif
-    #include <windows.h>
-    static __inline void ludens_yield(void) { SwitchToThread(); }
-    #else
-    #include <sched.h>
-    static inline void ludens_yield(void) { sched_yield(); }
-    #endif
     #if defined(_MSC_VER) && !defined(__clang__)
     #include <intrin.h>
     static __inline long ludens_load(long* p) { return _InterlockedCompareExchange((volatile long*)p, 0, 0); }
@@ -60,11 +48,12 @@ cdef extern from *:
     void atomic_store "ludens_store"(long* p, long v) noexcept nogil
     long atomic_exchange "ludens_exchange"(long* p, long v) noexcept nogil
     void cpu_pause "ludens_pause"() noexcept nogil
-    void thread_yield "ludens_yield"() noexcept nogil
 
 cdef enum:
-    SPIN_ROUNDS = 1 << 10       # loads with a pause between: about 3-60 us, by the CPU's pause
-    YIELD_ROUNDS = 1 << 7       # then loads with a yield between: about 0.1 ms on an idle core
+    # Loads with a pause between (a pause takes ~1-50 ns by the CPU) before sleeping:
+    SPIN_ROUNDS = 1 << 10       # by default: some microseconds to tens of them
+    SPIN_ROUNDS_BUSY = 1 << 14  # while the poster is known to be running the work awaited
+    SPIN_ROUNDS_IDLE = 1 << 6   # while it is known not to have started it (it may have no core)
     SIGNAL_MASK = 0x3FFFFFFF    # values wrap here (a long may have 32 bits)
 
 
@@ -101,15 +90,23 @@ cdef inline void signal_post(Signal* s, long value) noexcept nogil:
         PyThread_release_lock(s.lock)
 
 
-cdef inline void signal_wait(Signal* s, long value) noexcept nogil:
-    """Return once ``value`` has been posted."""
-    cdef long spins = 0
+cdef inline void signal_wait(Signal* s, long value, long* started) noexcept nogil:
+    """Return once ``value`` has been posted.
+
+    ``started`` (or NULL) is where the poster writes ``value`` when it starts
+    the work that ends in the post: spinning pays while it runs, and not
+    while it waits for a core, which spinning would take from it.
+    """
+    cdef long spins = 0, limit
     while atomic_load(&s.value) != value:
-        if spins < SPIN_ROUNDS + YIELD_ROUNDS:
-            if spins < SPIN_ROUNDS:
-                cpu_pause()
-            else:
-                thread_yield()
+        if started == NULL:
+            limit = SPIN_ROUNDS
+        elif atomic_load(started) == value:
+            limit = SPIN_ROUNDS_BUSY
+        else:
+            limit = SPIN_ROUNDS_IDLE
+        if spins < limit:
+            cpu_pause()
             spins += 1
             continue
         atomic_store(&s.sleeping, 1)

@@ -21,7 +21,7 @@ from libc.string cimport memcpy, memset
 from ludens._rng cimport Rng as RngState
 from ludens._rng cimport rng_below, rng_seed
 from ludens._bits cimport mask_select
-from ludens._handoff cimport Signal, signal_free, signal_init, signal_next, signal_post, signal_wait
+from ludens._handoff cimport Signal, atomic_store, signal_free, signal_init, signal_next, signal_post, signal_wait
 from ludens._state cimport Game, Header, Rules, State, write_legal_mask, write_observation
 
 import os
@@ -82,6 +82,7 @@ ctypedef struct Worker:
     int32_t nbad               # JOB_CHECK's count over this block
     Signal go                  # posted by the caller: a job to run (the Batch's job)
     Signal done                # posted back by the worker when it is done
+    long started               # the job (its signal value) the worker is running or last ran
 
 
 cdef inline char* core_of(Batch* b, int32_t i) noexcept nogil:
@@ -169,7 +170,8 @@ cdef void worker_main(void* arg) noexcept nogil:
     cdef int job
     while True:
         round = signal_next(round)
-        signal_wait(&w.go, round)
+        signal_wait(&w.go, round, NULL)
+        atomic_store(&w.started, round)
         job = w.b.job
         if job != JOB_STOP:
             run_block(w.b, w)
@@ -364,7 +366,7 @@ cdef class VectorEnv:
                 signal_post(&self.workers[k].go, self.round)
             run_block(&self.b, &self.workers[0])
             for k in range(1, self.nstarted + 1):
-                signal_wait(&self.workers[k].done, self.round)
+                signal_wait(&self.workers[k].done, self.round, &self.workers[k].started)
 
     def __dealloc__(self):
         cdef int k
