@@ -691,6 +691,21 @@ cdef class State:
                           <size_t>cnp.PyArray_SIZE(out))
         return out
 
+    def _agent_view(self, player):
+        """The adapters' observation of seat ``player`` in one call (ludens.pettingzoo):
+        ``{"observation": observation_tensor(player), "action_mask": int8 legal-action
+        mask, all zeros unless ``player`` is to move}``."""
+        cdef int colour = _colour_of(self, player)
+        cdef cnp.npy_intp size = self.game.num_actions
+        planes = np.empty(self.game.observation_shape, dtype=np.float32)
+        write_observation(self.rules, self.core, self.geom, colour, <float*>cnp.PyArray_DATA(planes),
+                          <size_t>cnp.PyArray_SIZE(planes))
+        mask = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)
+        if self.hdr().to_move == colour:
+            write_legal_mask(self.rules, self.core, self.geom, self.game.num_actions, self.game._scratch,
+                             <uint8_t*>cnp.PyArray_DATA(mask))
+        return {"observation": planes, "action_mask": mask}
+
     def to_json(self):
         """The position as a dict: game, params, to_move, board (cell -> contents), ..."""
         d = {"game": self.game.name, "params": self.game.params,
