@@ -51,7 +51,7 @@ state for search, so they share a hash.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
@@ -490,6 +490,23 @@ cdef int32_t oust_legal(const void* core, const void* geom, int32_t* out) noexce
     return n
 
 
+cdef int32_t oust_legal_mask(const void* core, const void* geom, uint8_t* out) noexcept nogil:
+    # The mover's legal set as bytes: zeroes, then a 1 at each of its bits.
+    cdef const OustCore* s = <const OustCore*>core
+    cdef const OustTables* g = <const OustTables*>geom
+    cdef const uint64_t* legal = s.legal[s.h.to_move]
+    cdef int32_t w, n = s.nlegal[s.h.to_move]
+    cdef uint64_t x
+    memset(out, 0, g.pass_action + 1)
+    for w in range(g.nwords):
+        x = legal[w]
+        while x:
+            out[(w << 6) + ctz64(x)] = 1
+            x &= x - 1
+    out[g.pass_action] = n == 0 and s.h.turn_plies == 0
+    return n + out[g.pass_action]
+
+
 cdef bint oust_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const OustCore* s = <const OustCore*>core
     cdef const OustTables* g = <const OustTables*>geom
@@ -570,6 +587,7 @@ cdef void oust_playout(void* core, const void* geom, Rng* rng, int32_t max_plies
 cdef Rules OUST_RULES
 OUST_RULES.core_size = sizeof(OustCore)
 OUST_RULES.legal = oust_legal
+OUST_RULES.legal_mask = oust_legal_mask
 OUST_RULES.is_legal = oust_is_legal
 OUST_RULES.apply = oust_apply
 OUST_RULES.returns = oust_returns
