@@ -26,9 +26,19 @@ sizes and reaches, so after each placement only the cells next to a chain
 that changed are looked at again, and only for the colour that needs them:
 each colour's possibly changed cells are marked ``stale`` and settled when
 that colour is next to move -- those next to none of its stones at once,
-word by word (silent placements are legal), the others one by one.  The
+word by word (silent placements are legal), the others one by one, by an
+evaluation that branches only on the ends of its loops (the outcomes are
+unpredictable, and a mispredicted branch costs more than the arithmetic).
+Some cells are settled where they would be marked, their verdict being
+plain there: the empty neighbours of a silent stone that touch no other
+stone of its colour (they would form a chain of 2, legal only if the
+largest enemy touching it is 1: plain from the stone's reach unless an
+enemy touches the cell too), and those of a capturing chain that touch no
+other stone of its colour and no enemy (not legal: the chain touches no
+enemy after the capture).  The
 mover's set is always exact, so a playout draws from it as it is: count by
-``nlegal``, the i-th cell by a select over the words.  A cell marked several
+``nlegal``, the i-th cell by a select over the words, and ``legal_actions``,
+``legal_action_mask`` and ``is_legal`` read it too.  A cell marked several
 times before its colour moves is evaluated once.  Three facts keep the
 marking small: a capturing chain touches no enemy chain afterwards (it
 removed them all), so its growth changes no other chain's reach; a silent
