@@ -139,15 +139,33 @@ cdef inline uint64_t _empty(const OustCore* s, int32_t w) noexcept nogil:
     return ~(s.stones[0][w] | s.stones[1][w])
 
 
-cdef void _chain_around(const OustCore* s, const OustTables* g, int32_t root, uint64_t* into) noexcept nogil:
-    """Set ``into`` (a cell set) to the cells next to a stone of the chain ``root``."""
+cdef void _chain_around(const OustCore* s, const OustTables* g, int32_t root, uint64_t* into,
+                        uint64_t* members) noexcept nogil:
+    """Set ``into`` (a cell set) to the cells next to a stone of the chain
+    ``root``, and ``members`` (unless NULL) to its stones."""
     cdef int32_t m = root
     memset(into, 0, (g.nwords + 1) * sizeof(uint64_t))
+    if members != NULL:
+        memset(members, 0, (g.nwords + 1) * sizeof(uint64_t))
     while True:
         _spread(into, &g.around[m])
+        if members != NULL:
+            bit_set(members, m)
         m = s.ch.next[m]
         if m == root:
             return
+
+
+cdef uint64_t _only_next_to(const OustCore* s, const OustTables* g, int32_t w, uint64_t cells,
+                            int32_t colour, const uint64_t* members) noexcept nogil:
+    """The ``cells`` (bits of word w) whose ``colour`` neighbours are all in ``members``."""
+    cdef uint64_t only = 0
+    cdef const Around* a
+    while cells:
+        a = &g.around[(w << 6) + ctz64(cells)]
+        only |= (cells & (~cells + 1)) & (0 - <uint64_t>((_near(s.stones[colour], a) & ~_near(members, a)) == 0))
+        cells &= cells - 1
+    return only
 
 
 cdef int32_t _largest_chain_in(const OustCore* s, const OustTables* g, const uint64_t* cells,
@@ -167,7 +185,7 @@ cdef int32_t _largest_chain_in(const OustCore* s, const OustTables* g, const uin
 cdef int32_t _reach_of(const OustCore* s, const OustTables* g, int32_t root) noexcept nogil:
     """The largest enemy chain touching the chain ``root``."""
     cdef uint64_t around[WORDS]
-    _chain_around(s, g, root, around)
+    _chain_around(s, g, root, around, NULL)
     return _largest_chain_in(s, g, around, 1 - s.ch.colour[root])
 
 
@@ -329,7 +347,7 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c, uint64_t lo
             s.reach[c] = s.ch.size[r]
         if s.reach[r] == 0:
             s.reach[r] = 1
-            _chain_around(s, g, r, around)
+            _chain_around(s, g, r, around, NULL)
             _mark_empty(s, g, around, s.stale[q], s.legal[q])
     w = a.word
     lo = a.lo & _empty(s, w)
@@ -366,19 +384,10 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
     cdef uint64_t near_removed[WORDS]   # the cells next to the removed stones
     cdef uint64_t members[WORDS]        # the new chain's stones
     cdef uint64_t around[WORDS]
-    cdef uint64_t t, changed, lonely
-    cdef const Around* a
-    memset(near_chain, 0, (g.nwords + 1) * sizeof(uint64_t))
+    cdef uint64_t t, changed
     memset(near_removed, 0, (g.nwords + 1) * sizeof(uint64_t))
-    memset(members, 0, (g.nwords + 1) * sizeof(uint64_t))
     x = chains_add(&s.ch, &g.geo, c, p, NULL)
-    j = x
-    while True:
-        bit_set(members, j)
-        _spread(near_chain, &g.around[j])
-        j = s.ch.next[j]
-        if j == x:
-            break
+    _chain_around(s, g, x, near_chain, members)
     for w in range(g.nwords):
         while True:
             t = near_chain[w] & s.stones[q][w]
@@ -414,7 +423,7 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
             if r == x:
                 bit_clear(near_removed, j)      # a stone of the new chain: not another chain
                 continue
-            _chain_around(s, g, r, around)
+            _chain_around(s, g, r, around, NULL)
             e = _largest_chain_in(s, g, around, q)
             if e != s.reach[r]:
                 s.reach[r] = <int16_t>e
@@ -435,13 +444,7 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
         s.h.turn_plies = 0
         return
     for w in range(g.nwords):
-        t = near_chain[w] & _empty(s, w) & ~s.near[q][w]
-        lonely = 0
-        while t:
-            a = &g.around[(w << 6) + ctz64(t)]
-            lonely |= (t & (~t + 1)) & (0 - <uint64_t>((_near(s.stones[p], a) & ~_near(members, a)) == 0))
-            t &= t - 1
-        _settle(s, p, w, lonely, 0)
+        _settle(s, p, w, _only_next_to(s, g, w, near_chain[w] & _empty(s, w) & ~s.near[q][w], p, members), 0)
     _refresh(s, g, p)
     if s.nlegal[p] > 0:
         s.h.turn_plies += 1
