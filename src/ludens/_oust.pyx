@@ -288,9 +288,8 @@ cdef inline void _occupy(OustCore* s, const OustTables* g, int32_t c, int32_t p)
     _spread(s.near[p], &g.around[c])
     for k in range(2):
         bit_clear(s.stale[k], c)
-        if bit_get(s.legal[k], c):
-            bit_clear(s.legal[k], c)
-            s.nlegal[k] -= 1
+        s.nlegal[k] -= bit_get(s.legal[k], c)
+        bit_clear(s.legal[k], c)
 
 
 cdef void _end_turn(OustCore* s, const OustTables* g) noexcept nogil:
