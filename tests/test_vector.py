@@ -215,9 +215,22 @@ def test_results_do_not_depend_on_thread_count(threads, name, params):
         np.testing.assert_array_equal(a, b)
 
 
+def test_the_mask_random_actions_draws_from_is_read_only():
+    env = ludens.VectorEnv("hex", 4, seed=0)
+    mask = env.reset()[1]["legal_action_mask"]
+    with pytest.raises(ValueError, match="read-only"):
+        mask[:] = False
+    mask.flags.writeable = True         # forced: then a draw may be refused, never a crash
+    mask[:] = False
+    assert env.random_actions().tolist() == [-1] * 4
+    with pytest.raises(IllegalActionError):
+        env.step(env.random_actions())
+
+
 def test_workers_asleep_between_calls_wake_for_the_next():
     # Pauses far longer than the workers spin: each call finds them blocked
-    # on their locks (ludens/_handoff.pxd's slow path), and nothing is lost.
+    # on their locks (ludens/_handoff.pxd's slow path), so the caller often
+    # runs their blocks itself while they wake; nothing is lost or run twice.
     one = ludens.VectorEnv("hex", 6, seed=5, threads=1)
     three = ludens.VectorEnv("hex", 6, seed=5, threads=3)
     for _ in range(12):
@@ -226,6 +239,8 @@ def test_workers_asleep_between_calls_wake_for_the_next():
         np.testing.assert_array_equal(a, one.random_actions())
         time.sleep(0.01)
         np.testing.assert_array_equal(three.step(a)[0], one.step(a)[0])
+    time.sleep(0.01)
+    del three                 # workers asleep: each must still see its stop and exit
 
 
 def test_seed_reproduces_and_reset_reseeds():

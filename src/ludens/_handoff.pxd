@@ -1,19 +1,26 @@
 # cython: language_level=3
-"""A one-way signal between two threads that spins before it sleeps.
+"""Hand-offs between a calling thread and its workers, spinning before sleeping.
 
-``VectorEnv`` wakes its workers for every batched call and waits for them,
-each step taking a fraction of a millisecond: waking a thread asleep on a
-lock costs tens of microseconds there (a system call, then the scheduler),
-which at 1,024 Hex games a step was a quarter of the step.  A ``Signal``
-carries an increasing value; the waiter first spins on it (``pause``
-between loads, some tens of microseconds: longer than the gaps between a
-training loop's calls), and only then announces that it sleeps and blocks
-on a lock, which the poster then releases.  (Yielding the core between
-loads instead was much worse on a busy machine: each yield can hand a
-whole time slice to another process.)  The
-announcement and the post are sequentially consistent, so either the
-waiter sees the new value or the poster sees it asleep: no wake-up is lost.
-Each Signal has one poster and one waiter.
+``VectorEnv`` hands every batched call to its workers and waits for them,
+each call taking a fraction of a millisecond: waking a thread asleep on a
+lock costs tens of microseconds there (a system call, then the scheduler,
+longer in a VM), which at 1,024 Hex games a step was a quarter of the step.
+
+A ``Signal`` carries an increasing value.  Its waiter first spins on it
+(``pause`` between loads), and only then announces that it sleeps and
+blocks on a lock, which the poster then releases.  The announcement and the
+post are sequentially consistent, so either the waiter sees the new value
+or the poster sees it asleep: no wake-up is lost.  Each Signal has one
+poster and one waiter.  (Yielding the core between loads instead was much
+worse on a busy machine: each yield can hand a whole time slice to another
+process.)
+
+Spinning for a thread that has no core only keeps it off one, so work is
+handed out in *claims*: whoever exchanges a block's claim to the round's
+value first runs the block.  A caller done with its own block claims the
+blocks whose workers have not started theirs (asleep, or waiting for a
+core) and runs them itself; it waits, spinning, only for a worker that is
+running its block.
 """
 
 from cpython.pythread cimport (WAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_free_lock,
@@ -51,9 +58,8 @@ cdef extern from *:
 
 cdef enum:
     # Loads with a pause between (a pause takes ~1-50 ns by the CPU) before sleeping:
-    SPIN_ROUNDS = 1 << 10       # by default: some microseconds to tens of them
-    SPIN_ROUNDS_BUSY = 1 << 14  # while the poster is known to be running the work awaited
-    SPIN_ROUNDS_IDLE = 1 << 6   # while it is known not to have started it (it may have no core)
+    SPIN_ROUNDS = 1 << 10       # a worker, for the next call: longer than a training loop's gaps
+    SPIN_ROUNDS_BUSY = 1 << 14  # the caller, for a worker running its block
     SIGNAL_MASK = 0x3FFFFFFF    # values wrap here (a long may have 32 bits)
 
 
@@ -90,27 +96,26 @@ cdef inline void signal_post(Signal* s, long value) noexcept nogil:
         PyThread_release_lock(s.lock)
 
 
-cdef inline void signal_wait(Signal* s, long value, long* started) noexcept nogil:
-    """Return once ``value`` has been posted.
-
-    ``started`` (or NULL) is where the poster writes ``value`` when it starts
-    the work that ends in the post: spinning pays while it runs, and not
-    while it waits for a core, which spinning would take from it.
-    """
-    cdef long spins = 0, limit
-    while atomic_load(&s.value) != value:
-        if started == NULL:
-            limit = SPIN_ROUNDS
-        elif atomic_load(started) == value:
-            limit = SPIN_ROUNDS_BUSY
-        else:
-            limit = SPIN_ROUNDS_IDLE
-        if spins < limit:
+cdef inline long signal_wait(Signal* s, long value, bint until_equal, long spin_rounds) noexcept nogil:
+    """Wait until the posted value equals ``value`` (``until_equal``) or differs
+    from it; return the value then.  Spins ``spin_rounds`` loads before sleeping."""
+    cdef long spins = 0, v
+    while True:
+        v = atomic_load(&s.value)
+        if (v == value) == until_equal:
+            return v
+        if spins < spin_rounds:
             cpu_pause()
             spins += 1
             continue
         atomic_store(&s.sleeping, 1)
-        if atomic_load(&s.value) != value or not atomic_exchange(&s.sleeping, 0):
+        v = atomic_load(&s.value)
+        if (v == value) != until_equal or not atomic_exchange(&s.sleeping, 0):
             # Asleep and seen so by the poster, who releases the lock (or has).
             PyThread_acquire_lock(s.lock, WAIT_LOCK)
         spins = 0
+
+
+cdef inline bint claim(long* block, long value) noexcept nogil:
+    """Claim a block of work for round ``value``: True for the first claimant only."""
+    return atomic_exchange(block, value) != value

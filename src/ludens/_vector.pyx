@@ -21,7 +21,8 @@ from libc.string cimport memcpy, memset
 from ludens._rng cimport Rng as RngState
 from ludens._rng cimport rng_below, rng_seed
 from ludens._bits cimport mask_select
-from ludens._handoff cimport Signal, atomic_store, signal_free, signal_init, signal_next, signal_post, signal_wait
+from ludens._handoff cimport (SPIN_ROUNDS, SPIN_ROUNDS_BUSY, Signal, claim, signal_free, signal_init, signal_next,
+                              signal_post, signal_wait)
 from ludens._state cimport Game, Header, Rules, State, write_legal_mask, write_observation
 
 import os
@@ -82,7 +83,7 @@ ctypedef struct Worker:
     int32_t nbad               # JOB_CHECK's count over this block
     Signal go                  # posted by the caller: a job to run (the Batch's job)
     Signal done                # posted back by the worker when it is done
-    long started               # the job (its signal value) the worker is running or last ran
+    long claimed               # the last round whose block was claimed (by the worker or the caller)
 
 
 cdef inline char* core_of(Batch* b, int32_t i) noexcept nogil:
@@ -154,7 +155,7 @@ cdef void run_block(Batch* b, Worker* w) noexcept nogil:
                 b.actions_out[i] = mask_select(b.mask + <size_t>i * b.num_actions, b.num_actions,
                                                <int32_t>rng_below(&b.rngs[i], <unsigned int>b.nlegal[i]))
             else:                    # a live game without legal actions (a rules bug): step refuses it
-                b.actions_out[i] = -1
+                b.actions_out[i] = -1    # (so does mask_select on a mask written over by hand)
     elif b.job == JOB_VIEW:
         for i in range(w.lo, w.hi):
             write_view(b, i, w.scratch)
@@ -165,17 +166,22 @@ cdef void run_block(Batch* b, Worker* w) noexcept nogil:
 
 
 cdef void worker_main(void* arg) noexcept nogil:
+    # Each round posted on go: unless the caller claimed the block first (it
+    # then ran the block itself and waits for nothing), read the job -- the
+    # caller keeps it until this block is done -- run it and post done.  A
+    # worker that lags may find a later round posted: it takes that one.  The
+    # caller never claims a STOP block, so the worker always sees STOP.
     cdef Worker* w = <Worker*>arg
     cdef long round = 0
     cdef int job
     while True:
-        round = signal_next(round)
-        signal_wait(&w.go, round, NULL)
-        atomic_store(&w.started, round)
+        round = signal_wait(&w.go, round, False, SPIN_ROUNDS)
+        if not claim(&w.claimed, round):
+            continue
         job = w.b.job
         if job != JOB_STOP:
             run_block(w.b, w)
-        signal_post(&w.done, round)     # after this the env may be freed: touch nothing
+        signal_post(&w.done, round)     # after a STOP the env may be freed: touch nothing
         if job == JOB_STOP:
             return
 
@@ -215,7 +221,8 @@ cdef class VectorEnv:
         board hexes, setup phase, the previous turn was a pass;
       - tiptoptoe: own, opponent's, empty, numbers labelling 1 / 2 / 3
         squares, number / 39, houses occupied by the mover / the opponent;
-    * ``info["legal_action_mask"]`` bool ``[num_envs, num_actions]`` and
+    * ``info["legal_action_mask"]`` bool ``[num_envs, num_actions]``
+      (read-only: ``random_actions()`` draws from it) and
       ``info["current_player"]`` int32 ``[num_envs]``: the seat to move;
     * ``rewards`` float32 ``[num_envs, num_players]`` by seat: the game's
       returns on the step that ends it, 0 on every other step (and on
@@ -311,6 +318,7 @@ cdef class VectorEnv:
         self._obs = np.zeros(shape, dtype=np.float32)
         self._final_obs = np.zeros(shape, dtype=np.float32)
         self._mask = np.zeros((self.num_envs, g.num_actions), dtype=np.bool_)
+        self._mask.flags.writeable = False   # random_actions() draws from it: users read, never write
         self._player = np.zeros(self.num_envs, dtype=np.int32)
         self._rewards = np.zeros((self.num_envs, g.num_players), dtype=np.float32)
         self._terminated = np.zeros(self.num_envs, dtype=np.bool_)
@@ -366,7 +374,10 @@ cdef class VectorEnv:
                 signal_post(&self.workers[k].go, self.round)
             run_block(&self.b, &self.workers[0])
             for k in range(1, self.nstarted + 1):
-                signal_wait(&self.workers[k].done, self.round, &self.workers[k].started)
+                if job != JOB_STOP and claim(&self.workers[k].claimed, self.round):
+                    run_block(&self.b, &self.workers[k])     # its worker has not started: do it here
+                else:
+                    signal_wait(&self.workers[k].done, self.round, True, SPIN_ROUNDS_BUSY)
 
     def __dealloc__(self):
         cdef int k
