@@ -13,19 +13,25 @@ Everything is kept incrementally:
 
 * ``Chains`` (ludens/_chains.pxd): the chains with member lists.
 * Bitsets over the cells: ``empty``, ``libs[k]`` (empty cells next to a
-  colour-k stone) and, during a grow, ``avail`` (the legal grow stones now).
+  colour-k stone) and, during a grow, ``avail`` (the legal grow stones now)
+  with its count ``navail`` and its cells per word ``avail_count``, so a
+  playout draws a grow stone without counting words, and the grow is
+  maximal exactly when ``navail`` is 0.
 * During a grow, ``fresh`` marks the stones placed this turn and ``grew[r]``
   marks a live chain (by its root) that contains one.  New stones merge only
   with the chains they grow, so a start-of-turn chain has grown exactly when
   its live chain is marked.  A cell is a legal grow stone iff it is empty,
   touches an old (not fresh) own stone, and touches no old own stone of a
   marked chain.  ``avail`` starts as ``libs[mover]``; when a chain grows, its
-  liberties are struck out: one walk over its members marks them, and their
-  neighbours go with a few word-parallel shifts.  The grow is maximal exactly
-  when ``avail`` is empty.
+  liberties are struck out (the stone's own cell among them): a small chain
+  strikes its members' neighbours one by one, a larger one marks its members
+  in one walk and strikes their neighbours with a few word-parallel shifts
+  over the words it spans.  Stones placed this turn never add cells to
+  ``avail``.
 
 A turn's actions: ``grow_begin`` (START, the first cell touches an own chain),
-then per grow stone ``grow_before_stone``, the game's own put (``grow_put``
+then per grow stone ``grow_before_stone`` (which finds the mover's chains
+next to the stone), the game's own put (``grow_put_roots`` with those chains,
 plus whatever it tracks), ``grow_after_stone`` (False: the turn is over);
 ``grow_finish_turn`` forgets the turn's marks.  The combinatorics of whole
 turns (grows as maximal matchings) are in src/ludens/_grow.pyx.
@@ -34,9 +40,9 @@ turns (grows as maximal matchings) are in src/ludens/_grow.pyx.
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_list, bits_select, ctz64
+from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_list, bits_select, ctz64, popcount64
 from ludens._board cimport Geometry, geo_plane_area, geo_plane_at
-from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
+from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add_roots, chains_clear
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, apply_fn, playout_applied, playout_draw,
                             playout_running, seat_hash, seat_keys_fill)
@@ -44,6 +50,7 @@ from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, apply_fn, pla
 cdef enum:
     GROW_WORDS = (CHAIN_MAX_CELLS + 63) // 64
     GROW_MAX_NBRS = 6
+    GROW_STRIKE_ONE_BY_ONE = 4      # a grown chain up to this size strikes its neighbours cell by cell
     NOWHERE = CHAIN_MAX_CELLS - 1   # the missing neighbour of an edge cell: a cell index
                                     # beyond every board, whose bits are never set
     PRIVILEGED = 1                  # the colour with the balancing privilege
@@ -75,21 +82,14 @@ ctypedef struct GrowCore:
     int32_t phase
     int32_t grown                 # someone has grown: the privilege is gone
     int32_t priv                  # the turn in progress is the privileged grow
-    int32_t _pad
+    int32_t navail                # during a grow: the number of cells in ``avail``
     uint64_t empty[GROW_WORDS]
     uint64_t libs[2][GROW_WORDS]  # empty cells next to a stone of each colour
     uint64_t avail[GROW_WORDS]    # during a grow: the legal grow stones
     uint64_t fresh[GROW_WORDS]    # stones placed in the turn in progress
-    int8_t grew[CHAIN_MAX_CELLS]  # during a grow, at a chain's root: it holds a fresh stone
+    int32_t avail_count[GROW_WORDS]   # the cells of ``avail`` in each word (they sum to navail)
+    int8_t grew[CHAIN_MAX_CELLS]  # at a live chain's root: it holds a fresh stone (0 elsewhere)
     Chains ch
-
-
-cdef inline bint _any_bit(const uint64_t* b, int32_t nwords) noexcept nogil:
-    cdef int32_t w
-    for w in range(nwords):
-        if b[w]:
-            return True
-    return False
 
 
 cdef inline bint grow_any_plant(const GrowCore* s, int32_t colour, int32_t nwords) noexcept nogil:
@@ -105,43 +105,93 @@ cdef inline void grow_set_phase(GrowCore* s, const GrowTables* g, int32_t phase)
     s.phase = phase
 
 
-cdef inline int32_t grow_put(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour) noexcept nogil:
-    """A stone of ``colour`` on the empty cell c: bitsets, chains, hash; its chain's root."""
-    cdef int32_t k, nb
+cdef inline int32_t grow_own_roots(const GrowCore* s, const GrowTables* g, int32_t c, int32_t colour,
+                                   int16_t* roots) noexcept nogil:
+    """The distinct roots of the ``colour`` chains next to c, into ``roots``; how
+    many.  Without data-dependent branches: each neighbour writes its root (-1
+    unless ``colour``) at the end of the list, which grows if it is a new one."""
+    cdef int16_t seen[GROW_MAX_NBRS]
+    cdef int32_t k, j, nb, r, first, n = 0
+    for k in range(g.nnbrs):
+        nb = g.nb[c][k]
+        r = s.ch.root[nb] if s.ch.colour[nb] == colour else -1
+        first = r >= 0
+        for j in range(k):
+            first &= seen[j] != r
+        seen[k] = <int16_t>r
+        roots[n] = <int16_t>r
+        n += first
+    return n
+
+
+cdef inline int32_t grow_put_roots(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour,
+                                   const int16_t* roots, int32_t n) noexcept nogil:
+    """A stone of ``colour`` on the empty cell c, next to the chains ``roots``
+    (``grow_own_roots``): bitsets, chains, hash; its chain's root."""
+    cdef int32_t k, nb, root, i
     bit_clear(s.empty, c)
     bit_clear(s.libs[0], c)
     bit_clear(s.libs[1], c)
     for k in range(g.nnbrs):
         nb = g.nb[c][k]
-        if bit_get(s.empty, nb):
-            bit_set(s.libs[colour], nb)
+        s.libs[colour][nb >> 6] |= s.empty[nb >> 6] & ((<uint64_t>1) << (nb & 63))
     s.h.hash ^= g.zobrist[colour][c]
-    return chains_add(&s.ch, &g.geo, c, colour, NULL)
+    root = chains_add_roots(&s.ch, c, colour, roots, n, NULL)
+    for i in range(n):
+        if roots[i] != root:
+            s.grew[roots[i]] = 0        # no longer a root: the chain's flag lives at ``root``
+    return root
 
 
-cdef inline uint64_t _shift_up(const uint64_t* m, int32_t w, int32_t nw, int32_t k) noexcept nogil:
-    """Word w of the bitset m shifted towards higher cells by k (1 <= k < 64)."""
-    return (m[w] << k) | ((m[w - 1] >> (64 - k)) if w > 0 else 0)
+cdef inline int32_t grow_put(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour) noexcept nogil:
+    """A stone of ``colour`` on the empty cell c: bitsets, chains, hash; its chain's root."""
+    cdef int16_t roots[GROW_MAX_NBRS]
+    return grow_put_roots(s, g, c, colour, roots, grow_own_roots(s, g, c, colour, roots))
 
 
-cdef inline uint64_t _shift_down(const uint64_t* m, int32_t w, int32_t nw, int32_t k) noexcept nogil:
-    return (m[w] >> k) | ((m[w + 1] << (64 - k)) if w + 1 < nw else 0)
+cdef inline void _strike_word(GrowCore* s, int32_t w, uint64_t cells) noexcept nogil:
+    """Take ``cells`` (a mask of word w) out of ``avail``, keeping its counts."""
+    cdef uint64_t x = s.avail[w] & cells
+    cdef int32_t k = popcount64(x)
+    s.avail[w] ^= x
+    s.avail_count[w] -= k
+    s.navail -= k
 
 
-cdef inline void grow_strike_neighbours(uint64_t* bits, const uint64_t* mark, const GrowTables* g) noexcept nogil:
-    """Clear from ``bits`` every cell next to a cell of ``mark`` (bit-parallel:
+cdef inline void _strike_around_cell(GrowCore* s, const GrowTables* g, int32_t m) noexcept nogil:
+    """Take the neighbours of the cell m out of ``avail``, one by one (without branches)."""
+    cdef int32_t k, nb, w, hit
+    cdef uint64_t x
+    for k in range(g.nnbrs):
+        nb = g.nb[m][k]
+        w = nb >> 6
+        x = s.avail[w] & ((<uint64_t>1) << (nb & 63))
+        hit = <int32_t>(x >> (nb & 63))
+        s.avail[w] ^= x
+        s.avail_count[w] -= hit
+        s.navail -= hit
+
+
+cdef inline void _strike_around_mark(GrowCore* s, const GrowTables* g, const uint64_t* mark,
+                                     int32_t lo, int32_t hi) noexcept nogil:
+    """Take every neighbour of a cell of ``mark`` out of ``avail``, word-parallel:
     cells are numbered row by row, so neighbours are shifts by 1 and by n, and
-    on the rhombus by n - 1 too)."""
-    cdef int32_t w, n = g.n, nw = g.nwords
-    cdef uint64_t nb
-    for w in range(nw):
-        nb = (_shift_up(mark, w, nw, 1) & g.not_first_col[w]) \
-            | (_shift_down(mark, w, nw, 1) & g.not_last_col[w]) \
-            | _shift_up(mark, w, nw, n) | _shift_down(mark, w, nw, n)
+    on the rhombus by n - 1 too.  ``mark[w + 1]`` is word w of the marked set,
+    with a zero word either side; its cells lie in words lo..hi, so (n < 64)
+    only the words lo - 1..hi + 1 can change."""
+    cdef int32_t w, n = g.n
+    cdef uint64_t x, below, above, cells
+    for w in range(lo - 1 if lo > 0 else 0, hi + 2 if hi + 2 < g.nwords else g.nwords):
+        x = mark[w + 1]
+        below = mark[w]
+        above = mark[w + 2]
+        cells = ((((x << 1) | (below >> 63)) & g.not_first_col[w])
+                 | (((x >> 1) | (above << 63)) & g.not_last_col[w])
+                 | (x << n) | (below >> (64 - n)) | (x >> n) | (above << (64 - n)))
         if g.hex and n > 1:
-            nb |= (_shift_down(mark, w, nw, n - 1) & g.not_first_col[w]) \
-                | (_shift_up(mark, w, nw, n - 1) & g.not_last_col[w])
-        bits[w] &= ~nb
+            cells |= ((((x >> (n - 1)) | (above << (65 - n))) & g.not_first_col[w])
+                      | (((x << (n - 1)) | (below >> (65 - n))) & g.not_last_col[w]))
+        _strike_word(s, w, cells)
 
 
 cdef inline void grow_begin(GrowCore* s, const GrowTables* g) noexcept nogil:
@@ -155,41 +205,50 @@ cdef inline void grow_begin(GrowCore* s, const GrowTables* g) noexcept nogil:
         s.grown = 1
         s.h.hash ^= g.z_grown
     memcpy(s.avail, s.libs[colour], sizeof(s.avail))
+    s.navail = bits_counts(s.avail, g.nwords, s.avail_count)
 
 
-cdef inline void grow_before_stone(GrowCore* s, const GrowTables* g, int32_t c) noexcept nogil:
+cdef inline int32_t grow_before_stone(GrowCore* s, const GrowTables* g, int32_t c, int16_t* roots) noexcept nogil:
     """The legal grow stone c is about to be placed: the start-of-turn chains it
-    grows now may not grow again, so their liberties leave ``avail``."""
-    cdef int16_t roots[8]
-    cdef int32_t n = chains_adjacent(&s.ch, &g.geo, c, s.h.to_move, roots)
-    cdef int32_t i, r, m
-    cdef uint64_t mark[GROW_WORDS]
-    cdef bint marked = False
+    grows now may not grow again, so their liberties leave ``avail`` (c among
+    them).  Writes the roots of the mover's chains next to c (for
+    ``grow_put_roots``); returns how many."""
+    cdef int32_t n = grow_own_roots(s, g, c, s.h.to_move, roots)
+    cdef int32_t i, r, m, lo = g.nwords, hi = -1
+    cdef uint64_t mark[GROW_WORDS + 2]
     for i in range(n):
         r = roots[i]
         if s.grew[r]:
-            continue            # touched through a fresh stone only (c is legal)
-        if not marked:
-            memset(mark, 0, g.nwords * sizeof(uint64_t))
-            marked = True
+            continue            # holds a fresh stone: touched through it (c is legal)
         m = r
+        if s.ch.size[r] <= GROW_STRIKE_ONE_BY_ONE:
+            while True:
+                _strike_around_cell(s, g, m)
+                m = s.ch.next[m]
+                if m == r:
+                    break
+            continue
+        if hi < 0:
+            memset(mark, 0, (g.nwords + 2) * sizeof(uint64_t))
         while True:
-            bit_set(mark, m)
+            bit_set(&mark[1], m)
+            lo = min(lo, m >> 6)
+            hi = max(hi, m >> 6)
             m = s.ch.next[m]
             if m == r:
                 break
-    if marked:
-        grow_strike_neighbours(s.avail, mark, g)
-    bit_clear(s.avail, c)
+    if hi >= 0:
+        _strike_around_mark(s, g, mark, lo, hi)
+    return n
 
 
-cdef inline bint grow_after_stone(GrowCore* s, const GrowTables* g, int32_t c) noexcept nogil:
-    """The grow stone c is on the board: mark it; False when the turn is over
-    (the grow is maximal and no privileged plant follows)."""
-    s.grew[s.ch.root[c]] = 1
+cdef inline bint grow_after_stone(GrowCore* s, const GrowTables* g, int32_t c, int32_t root) noexcept nogil:
+    """The grow stone c is on the board, in the chain ``root``: mark it; False
+    when the turn is over (the grow is maximal and no privileged plant follows)."""
+    s.grew[root] = 1
     bit_set(s.fresh, c)
     s.h.hash ^= g.z_fresh[c]
-    if _any_bit(s.avail, g.nwords):
+    if s.navail > 0:
         s.h.turn_plies += 1
         return True
     if s.priv and grow_any_plant(s, PRIVILEGED, g.nwords):
@@ -201,17 +260,20 @@ cdef inline bint grow_after_stone(GrowCore* s, const GrowTables* g, int32_t c) n
 
 cdef inline void grow_finish_turn(GrowCore* s, const GrowTables* g) noexcept nogil:
     """The turn is over: forget its marks (the game then sets the colour to move)."""
-    cdef int32_t w
+    cdef int32_t w, c
     cdef uint64_t x
     if s.phase != START:
         for w in range(g.nwords):
             x = s.fresh[w]
             while x:
-                s.h.hash ^= g.z_fresh[(w << 6) + ctz64(x)]
+                c = (w << 6) + ctz64(x)
+                s.h.hash ^= g.z_fresh[c]
+                s.grew[s.ch.root[c]] = 0     # every flag is at the root of a chain holding a fresh stone
                 x &= x - 1
             s.fresh[w] = 0
-            s.avail[w] = 0
-        memset(s.grew, 0, sizeof(s.grew))
+            s.avail[w] = 0              # (a grow cut short by a win leaves cells)
+            s.avail_count[w] = 0
+        s.navail = 0
         grow_set_phase(s, g, START)
         if s.priv:
             s.priv = 0
@@ -270,15 +332,15 @@ cdef inline int32_t grow_playout_draw(const GrowCore* s, const GrowTables* g, Rn
     cdef int32_t n, i, w
     if s.phase == START:
         i = playout_draw(rng, st, g.ncells - s.ch.stones[0] - s.ch.stones[1])
-        return -1 if i < 0 else bits_select(s.empty, empty_count, i)
+        return -1 if i < 0 else bits_select(s.empty, empty_count, g.nwords, i)
     if s.phase == GROW:
-        i = playout_draw(rng, st, bits_counts(s.avail, g.nwords, counts))
-        return -1 if i < 0 else bits_select(s.avail, counts, i)
+        i = playout_draw(rng, st, s.navail)
+        return -1 if i < 0 else bits_select(s.avail, s.avail_count, g.nwords, i)
     for w in range(g.nwords):
         plant[w] = s.empty[w] & ~s.libs[PRIVILEGED][w]
     n = bits_counts(plant, g.nwords, counts)
     i = playout_draw(rng, st, n + 1)     # the plants, then END
-    return g.end_action if i == n else bits_select(plant, counts, i)
+    return g.end_action if i == n else bits_select(plant, counts, g.nwords, i)
 
 
 cdef inline void grow_geom_fill(GrowTables* g, object board, int32_t n, bint hex, int32_t end_action) except *:

@@ -14,15 +14,15 @@ on a full board and the scores (stones and chains per colour are kept by the
 grow core's ``Chains``, so ``scores`` is O(1)).
 """
 
-from libc.stdint cimport int32_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, uint64_t
 from libc.string cimport memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._bits cimport bit_get
 from ludens._board cimport Board
-from ludens._grow cimport (GROW, GROW_WORDS, PLANT, START, GrowCore, GrowTables, GrowState, grow_after_stone,
+from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, START, GrowCore, GrowTables, GrowState, grow_after_stone,
                            grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn, grow_geom_fill,
-                           grow_keys_fill, grow_observe, grow_playout, grow_put, grow_rules_hash,
+                           grow_keys_fill, grow_observe, grow_playout, grow_put, grow_put_roots, grow_rules_hash,
                            grow_rules_is_legal, grow_rules_legal)
 from ludens._rng cimport Rng, splitmix64
 from ludens._state cimport Game, PlayoutStats, Rules, State, higher_of_two, set_to_move, two_player_returns
@@ -56,13 +56,13 @@ cdef void _end_turn(SympleCore* s, const GrowTables* g) noexcept nogil:
 cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef SympleCore* s = <SympleCore*>core
     cdef const GrowTables* g = <const GrowTables*>geom
-    cdef int32_t colour = s.h.to_move
+    cdef int32_t colour = s.h.to_move, n
+    cdef int16_t roots[GROW_MAX_NBRS]
     if s.phase == START and bit_get(s.libs[colour], a):
         grow_begin(s, g)            # next to an own chain: this turn is a grow
     if s.phase == GROW:
-        grow_before_stone(s, g, a)
-        grow_put(s, g, a, colour)
-        if not grow_after_stone(s, g, a):
+        n = grow_before_stone(s, g, a, roots)
+        if not grow_after_stone(s, g, a, grow_put_roots(s, g, a, colour, roots, n)):
             _end_turn(s, g)
     else:                           # a plant, the privilege's plant, or END
         if a != g.end_action:
