@@ -108,12 +108,12 @@ cdef inline int32_t bits_select(const uint64_t* b, const int32_t* counts, int32_
     (it is as unpredictable as the draw): the words wholly before it are the
     ones whose running count is not above i.
     """
-    cdef int32_t w, word = 0, before = 0, upto = 0, past
+    cdef int32_t w, word = 0, before = 0, upto = 0
     for w in range(nwords):
         upto += counts[w]
-        past = upto <= i
-        word += past
-        before += counts[w] & -past
+        if upto <= i:           # (a conditional move)
+            before = upto
+            word = w + 1
     return (word << 6) + select_in_word(b[word], i - before)
 
 

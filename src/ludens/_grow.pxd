@@ -29,6 +29,10 @@ Everything is kept incrementally:
   over the words it spans.  Stones placed this turn never add cells to
   ``avail``.
 
+The functions of a stone take the board's neighbour count ``nnbrs``
+(SQUARE_NBRS or RHOMBUS_NBRS, as in ``GrowTables.nnbrs``): a game passes the
+constant, so the compiler unrolls the neighbour loops.
+
 A turn's actions: ``grow_begin`` (START, the first cell touches an own chain),
 then per grow stone ``grow_before_stone`` (which finds the mover's chains
 next to the stone), the game's own put (``grow_put_roots`` with those chains,
@@ -49,7 +53,9 @@ from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, apply_fn, pla
 
 cdef enum:
     GROW_WORDS = (CHAIN_MAX_CELLS + 63) // 64
-    GROW_MAX_NBRS = 6
+    SQUARE_NBRS = 4
+    RHOMBUS_NBRS = 6
+    GROW_MAX_NBRS = RHOMBUS_NBRS
     GROW_STRIKE_ONE_BY_ONE = 4      # a grown chain up to this size strikes its neighbours cell by cell
     NOWHERE = CHAIN_MAX_CELLS - 1   # the missing neighbour of an edge cell: a cell index
                                     # beyond every board, whose bits are never set
@@ -64,8 +70,7 @@ ctypedef struct GrowTables:
     int32_t n                     # cells per row
     int32_t ncells
     int32_t nwords
-    int32_t nnbrs                 # 4 (square) or 6 (hex rhombus)
-    int32_t hex                   # rhombus: also the neighbours (q + 1, r - 1) and (q - 1, r + 1)
+    int32_t nnbrs                 # SQUARE_NBRS, or RHOMBUS_NBRS: also (q + 1, r - 1) and (q - 1, r + 1)
     int32_t end_action
     int16_t nb[CHAIN_MAX_CELLS][GROW_MAX_NBRS]   # neighbours, NOWHERE beyond nnbrs or off the board
     uint64_t not_first_col[GROW_WORDS]           # cells not in the first column
@@ -106,13 +111,13 @@ cdef inline void grow_set_phase(GrowCore* s, const GrowTables* g, int32_t phase)
 
 
 cdef inline int32_t grow_own_roots(const GrowCore* s, const GrowTables* g, int32_t c, int32_t colour,
-                                   int16_t* roots) noexcept nogil:
+                                   int16_t* roots, int32_t nnbrs) noexcept nogil:
     """The distinct roots of the ``colour`` chains next to c, into ``roots``; how
     many.  Without data-dependent branches: each neighbour writes its root (-1
     unless ``colour``) at the end of the list, which grows if it is a new one."""
     cdef int16_t seen[GROW_MAX_NBRS]
     cdef int32_t k, j, nb, r, first, n = 0
-    for k in range(g.nnbrs):
+    for k in range(nnbrs):
         nb = g.nb[c][k]
         r = s.ch.root[nb] if s.ch.colour[nb] == colour else -1
         first = r >= 0
@@ -125,14 +130,14 @@ cdef inline int32_t grow_own_roots(const GrowCore* s, const GrowTables* g, int32
 
 
 cdef inline int32_t grow_put_roots(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour,
-                                   const int16_t* roots, int32_t n) noexcept nogil:
+                                   const int16_t* roots, int32_t n, int32_t nnbrs) noexcept nogil:
     """A stone of ``colour`` on the empty cell c, next to the chains ``roots``
     (``grow_own_roots``): bitsets, chains, hash; its chain's root."""
     cdef int32_t k, nb, root, i
     bit_clear(s.empty, c)
     bit_clear(s.libs[0], c)
     bit_clear(s.libs[1], c)
-    for k in range(g.nnbrs):
+    for k in range(nnbrs):
         nb = g.nb[c][k]
         s.libs[colour][nb >> 6] |= s.empty[nb >> 6] & ((<uint64_t>1) << (nb & 63))
     s.h.hash ^= g.zobrist[colour][c]
@@ -143,10 +148,11 @@ cdef inline int32_t grow_put_roots(GrowCore* s, const GrowTables* g, int32_t c, 
     return root
 
 
-cdef inline int32_t grow_put(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour) noexcept nogil:
+cdef inline int32_t grow_put(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour,
+                             int32_t nnbrs) noexcept nogil:
     """A stone of ``colour`` on the empty cell c: bitsets, chains, hash; its chain's root."""
     cdef int16_t roots[GROW_MAX_NBRS]
-    return grow_put_roots(s, g, c, colour, roots, grow_own_roots(s, g, c, colour, roots))
+    return grow_put_roots(s, g, c, colour, roots, grow_own_roots(s, g, c, colour, roots, nnbrs), nnbrs)
 
 
 cdef inline void _strike_word(GrowCore* s, int32_t w, uint64_t cells) noexcept nogil:
@@ -158,11 +164,11 @@ cdef inline void _strike_word(GrowCore* s, int32_t w, uint64_t cells) noexcept n
     s.navail -= k
 
 
-cdef inline void _strike_around_cell(GrowCore* s, const GrowTables* g, int32_t m) noexcept nogil:
+cdef inline void _strike_around_cell(GrowCore* s, const GrowTables* g, int32_t m, int32_t nnbrs) noexcept nogil:
     """Take the neighbours of the cell m out of ``avail``, one by one (without branches)."""
     cdef int32_t k, nb, w, hit
     cdef uint64_t x
-    for k in range(g.nnbrs):
+    for k in range(nnbrs):
         nb = g.nb[m][k]
         w = nb >> 6
         x = s.avail[w] & ((<uint64_t>1) << (nb & 63))
@@ -173,7 +179,7 @@ cdef inline void _strike_around_cell(GrowCore* s, const GrowTables* g, int32_t m
 
 
 cdef inline void _strike_around_mark(GrowCore* s, const GrowTables* g, const uint64_t* mark,
-                                     int32_t lo, int32_t hi) noexcept nogil:
+                                     int32_t lo, int32_t hi, int32_t nnbrs) noexcept nogil:
     """Take every neighbour of a cell of ``mark`` out of ``avail``, word-parallel:
     cells are numbered row by row, so neighbours are shifts by 1 and by n, and
     on the rhombus by n - 1 too.  ``mark[w + 1]`` is word w of the marked set,
@@ -188,7 +194,7 @@ cdef inline void _strike_around_mark(GrowCore* s, const GrowTables* g, const uin
         cells = ((((x << 1) | (below >> 63)) & g.not_first_col[w])
                  | (((x >> 1) | (above << 63)) & g.not_last_col[w])
                  | (x << n) | (below >> (64 - n)) | (x >> n) | (above << (64 - n)))
-        if g.hex and n > 1:
+        if nnbrs == RHOMBUS_NBRS and n > 1:
             cells |= ((((x >> (n - 1)) | (above << (65 - n))) & g.not_first_col[w])
                       | (((x << (n - 1)) | (below >> (65 - n))) & g.not_last_col[w]))
         _strike_word(s, w, cells)
@@ -208,13 +214,15 @@ cdef inline void grow_begin(GrowCore* s, const GrowTables* g) noexcept nogil:
     s.navail = bits_counts(s.avail, g.nwords, s.avail_count)
 
 
-cdef inline int32_t grow_before_stone(GrowCore* s, const GrowTables* g, int32_t c, int16_t* roots) noexcept nogil:
+cdef inline int32_t grow_before_stone(GrowCore* s, const GrowTables* g, int32_t c, int16_t* roots,
+                                      int32_t nnbrs) noexcept nogil:
     """The legal grow stone c is about to be placed: the start-of-turn chains it
     grows now may not grow again, so their liberties leave ``avail`` (c among
     them).  Writes the roots of the mover's chains next to c (for
     ``grow_put_roots``); returns how many."""
-    cdef int32_t n = grow_own_roots(s, g, c, s.h.to_move, roots)
-    cdef int32_t i, r, m, lo = g.nwords, hi = -1
+    cdef int32_t n = grow_own_roots(s, g, c, s.h.to_move, roots, nnbrs)
+    cdef int32_t i, r, m, w, lo = g.nwords, hi = -1
+    cdef bint marked = False
     cdef uint64_t mark[GROW_WORDS + 2]
     for i in range(n):
         r = roots[i]
@@ -223,13 +231,15 @@ cdef inline int32_t grow_before_stone(GrowCore* s, const GrowTables* g, int32_t 
         m = r
         if s.ch.size[r] <= GROW_STRIKE_ONE_BY_ONE:
             while True:
-                _strike_around_cell(s, g, m)
+                _strike_around_cell(s, g, m, nnbrs)
                 m = s.ch.next[m]
                 if m == r:
                     break
             continue
-        if hi < 0:
-            memset(mark, 0, (g.nwords + 2) * sizeof(uint64_t))
+        if not marked:
+            for w in range(GROW_WORDS + 2):
+                mark[w] = 0
+            marked = True
         while True:
             bit_set(&mark[1], m)
             lo = min(lo, m >> 6)
@@ -237,8 +247,8 @@ cdef inline int32_t grow_before_stone(GrowCore* s, const GrowTables* g, int32_t 
             m = s.ch.next[m]
             if m == r:
                 break
-    if hi >= 0:
-        _strike_around_mark(s, g, mark, lo, hi)
+    if marked:
+        _strike_around_mark(s, g, mark, lo, hi, nnbrs)
     return n
 
 
@@ -349,8 +359,7 @@ cdef inline void grow_geom_fill(GrowTables* g, object board, int32_t n, bint hex
     g.n = n
     g.ncells = n * n
     g.nwords = (n * n + 63) // 64
-    g.nnbrs = 6 if hex else 4
-    g.hex = hex
+    g.nnbrs = RHOMBUS_NBRS if hex else SQUARE_NBRS
     g.end_action = end_action
     for c in range(n * n):
         if c % n != 0:

@@ -20,10 +20,10 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._bits cimport bit_get
 from ludens._board cimport Board
-from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, START, GrowCore, GrowTables, GrowState, grow_after_stone,
-                           grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn, grow_geom_fill,
-                           grow_keys_fill, grow_observe, grow_playout, grow_put, grow_put_roots, grow_rules_hash,
-                           grow_rules_is_legal, grow_rules_legal)
+from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, SQUARE_NBRS, START, GrowCore, GrowTables, GrowState,
+                           grow_after_stone, grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn,
+                           grow_geom_fill, grow_keys_fill, grow_observe, grow_playout, grow_put, grow_put_roots,
+                           grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
 from ludens._rng cimport Rng, splitmix64
 from ludens._state cimport Game, PlayoutStats, Rules, State, higher_of_two, set_to_move, two_player_returns
 
@@ -61,12 +61,12 @@ cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
     if s.phase == START and bit_get(s.libs[colour], a):
         grow_begin(s, g)            # next to an own chain: this turn is a grow
     if s.phase == GROW:
-        n = grow_before_stone(s, g, a, roots)
-        if not grow_after_stone(s, g, a, grow_put_roots(s, g, a, colour, roots, n)):
+        n = grow_before_stone(s, g, a, roots, SQUARE_NBRS)
+        if not grow_after_stone(s, g, a, grow_put_roots(s, g, a, colour, roots, n, SQUARE_NBRS)):
             _end_turn(s, g)
     else:                           # a plant, the privilege's plant, or END
         if a != g.end_action:
-            grow_put(s, g, a, colour)
+            grow_put(s, g, a, colour, SQUARE_NBRS)
         _end_turn(s, g)
 
 
@@ -178,7 +178,7 @@ cdef class SympleGame(Game):
         grow_core_clear(&s, &self.g.grow)
         cells = reader.digits(2)
         for c, colour in cells.items():
-            grow_put(&s, &self.g.grow, c, colour)
+            grow_put(&s, &self.g.grow, c, colour, SQUARE_NBRS)
         big = False
         for c in cells:
             if s.ch.size[s.ch.root[c]] > 1:

@@ -20,10 +20,10 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 from ludens._bits cimport bit_get
 from ludens._board cimport Board, geo_plane_area
 from ludens._chains cimport CHAIN_MAX_CELLS
-from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, START, GrowCore, GrowTables, GrowState, grow_after_stone,
-                           grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn, grow_geom_fill,
-                           grow_keys_fill, grow_observe, grow_own_roots, grow_playout, grow_put_roots,
-                           grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
+from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, RHOMBUS_NBRS, START, GrowCore, GrowTables, GrowState,
+                           grow_after_stone, grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn,
+                           grow_geom_fill, grow_keys_fill, grow_observe, grow_own_roots, grow_playout,
+                           grow_put_roots, grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
 from ludens._rng cimport Rng
 from ludens._state cimport Game, PlayoutStats, Rules, State, set_to_move, two_player_returns
 
@@ -53,7 +53,7 @@ cdef int32_t _put_roots(SymHexCore* s, const SymHexTables* g, int32_t c, int32_t
     cdef int8_t mask = g.edge[colour][c]
     for i in range(n):
         mask |= s.reach[roots[i]]
-    root = grow_put_roots(&s.gc, &g.grow, c, colour, roots, n)
+    root = grow_put_roots(&s.gc, &g.grow, c, colour, roots, n, RHOMBUS_NBRS)
     s.reach[root] = mask
     return root
 
@@ -61,7 +61,7 @@ cdef int32_t _put_roots(SymHexCore* s, const SymHexTables* g, int32_t c, int32_t
 cdef bint _put(SymHexCore* s, const SymHexTables* g, int32_t c, int32_t colour) noexcept nogil:
     """A stone on the empty cell c; True if its chain now joins the colour's edges."""
     cdef int16_t roots[GROW_MAX_NBRS]
-    cdef int32_t n = grow_own_roots(&s.gc, &g.grow, c, colour, roots)
+    cdef int32_t n = grow_own_roots(&s.gc, &g.grow, c, colour, roots, RHOMBUS_NBRS)
     return s.reach[_put_roots(s, g, c, colour, roots, n)] == 3
 
 
@@ -84,7 +84,7 @@ cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
     if gc.phase == START and bit_get(gc.libs[colour], a):
         grow_begin(gc, &g.grow)     # next to an own chain: this turn is a grow
     if gc.phase == GROW:
-        n = grow_before_stone(gc, &g.grow, a, roots)
+        n = grow_before_stone(gc, &g.grow, a, roots, RHOMBUS_NBRS)
         root = _put_roots(s, g, a, colour, roots, n)
         if s.reach[root] == 3:
             _end_turn(s, g, True)
