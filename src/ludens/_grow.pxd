@@ -119,8 +119,8 @@ cdef inline int32_t grow_own_roots(const GrowCore* s, const GrowTables* g, int32
     cdef int32_t k, j, nb, r, first, n = 0
     for k in range(nnbrs):
         nb = g.nb[c][k]
-        r = s.ch.root[nb] if s.ch.colour[nb] == colour else -1
-        first = r >= 0
+        first = s.ch.colour[nb] == colour
+        r = ((s.ch.root[nb] + 1) & -first) - 1      # the root if ``colour``, else -1 (no branch)
         for j in range(k):
             first &= seen[j] != r
         seen[k] = <int16_t>r
