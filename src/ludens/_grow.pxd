@@ -23,11 +23,13 @@ Everything is kept incrementally:
   its live chain is marked.  A cell is a legal grow stone iff it is empty,
   touches an old (not fresh) own stone, and touches no old own stone of a
   marked chain.  ``avail`` starts as ``libs[mover]``; when a chain grows, its
-  liberties are struck out (the stone's own cell among them): a small chain
-  strikes its members' neighbours one by one, a larger one marks its members
-  in one walk and strikes their neighbours with a few word-parallel shifts
-  over the words it spans.  Stones placed this turn never add cells to
-  ``avail``.
+  liberties are struck out (the stone's own cell among them): a lone stone
+  strikes its neighbours one by one; a larger chain marks its members and
+  strikes their neighbours with a few word-parallel shifts.  The members
+  come from one walk of the chain's list, or in ``grow_playout`` from the
+  playout's own bitset of each chain's stones (``members``, kept as stones
+  are added), which saves the walk's chain of dependent loads.  Stones
+  placed this turn never add cells to ``avail``.
 
 The functions of a stone take the board's neighbour count ``nnbrs``
 (SQUARE_NBRS or RHOMBUS_NBRS, as in ``GrowTables.nnbrs``): a game passes the
@@ -48,7 +50,7 @@ from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_list, b
 from ludens._board cimport Geometry, geo_plane_area, geo_plane_at
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add_roots, chains_clear
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
-from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, apply_fn, playout_applied, playout_draw,
+from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, playout_applied, playout_draw,
                             playout_running, seat_hash, seat_keys_fill)
 
 cdef enum:
@@ -56,7 +58,7 @@ cdef enum:
     SQUARE_NBRS = 4
     RHOMBUS_NBRS = 6
     GROW_MAX_NBRS = RHOMBUS_NBRS
-    GROW_STRIKE_ONE_BY_ONE = 4      # a grown chain up to this size strikes its neighbours cell by cell
+    GROW_STRIKE_ONE_BY_ONE = 1      # a grown chain up to this size strikes its neighbours cell by cell
     NOWHERE = CHAIN_MAX_CELLS - 1   # the missing neighbour of an edge cell: a cell index
                                     # beyond every board, whose bits are never set
     PRIVILEGED = 1                  # the colour with the balancing privilege
@@ -130,10 +132,12 @@ cdef inline int32_t grow_own_roots(const GrowCore* s, const GrowTables* g, int32
 
 
 cdef inline int32_t grow_put_roots(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour,
-                                   const int16_t* roots, int32_t n, int32_t nnbrs) noexcept nogil:
+                                   const int16_t* roots, int32_t n, int32_t nnbrs, uint64_t* members) noexcept nogil:
     """A stone of ``colour`` on the empty cell c, next to the chains ``roots``
-    (``grow_own_roots``): bitsets, chains, hash; its chain's root."""
-    cdef int32_t k, nb, root, i
+    (``grow_own_roots``): bitsets, chains, hash, and ``members`` unless NULL;
+    its chain's root."""
+    cdef int32_t k, nb, root, i, w
+    cdef uint64_t* into
     bit_clear(s.empty, c)
     bit_clear(s.libs[0], c)
     bit_clear(s.libs[1], c)
@@ -145,14 +149,25 @@ cdef inline int32_t grow_put_roots(GrowCore* s, const GrowTables* g, int32_t c, 
     for i in range(n):
         if roots[i] != root:
             s.grew[roots[i]] = 0        # no longer a root: the chain's flag lives at ``root``
+    if members != NULL:
+        into = &members[root * g.nwords]
+        if root == c:
+            for w in range(g.nwords):
+                into[w] = 0
+        bit_set(into, c)
+        for i in range(n):
+            if roots[i] != root:
+                for w in range(g.nwords):
+                    into[w] |= members[roots[i] * g.nwords + w]
     return root
 
 
 cdef inline int32_t grow_put(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour,
-                             int32_t nnbrs) noexcept nogil:
-    """A stone of ``colour`` on the empty cell c: bitsets, chains, hash; its chain's root."""
+                             int32_t nnbrs, uint64_t* members) noexcept nogil:
+    """A stone of ``colour`` on the empty cell c: bitsets, chains, hash (and
+    ``members`` unless NULL); its chain's root."""
     cdef int16_t roots[GROW_MAX_NBRS]
-    return grow_put_roots(s, g, c, colour, roots, grow_own_roots(s, g, c, colour, roots, nnbrs), nnbrs)
+    return grow_put_roots(s, g, c, colour, roots, grow_own_roots(s, g, c, colour, roots, nnbrs), nnbrs, members)
 
 
 cdef inline void _strike_word(GrowCore* s, int32_t w, uint64_t cells) noexcept nogil:
@@ -215,11 +230,12 @@ cdef inline void grow_begin(GrowCore* s, const GrowTables* g) noexcept nogil:
 
 
 cdef inline int32_t grow_before_stone(GrowCore* s, const GrowTables* g, int32_t c, int16_t* roots,
-                                      int32_t nnbrs) noexcept nogil:
+                                      int32_t nnbrs, const uint64_t* members) noexcept nogil:
     """The legal grow stone c is about to be placed: the start-of-turn chains it
     grows now may not grow again, so their liberties leave ``avail`` (c among
-    them).  Writes the roots of the mover's chains next to c (for
-    ``grow_put_roots``); returns how many."""
+    them).  With ``members`` (not NULL) a larger chain's stones are read from
+    there instead of walked.  Writes the roots of the mover's chains next to c
+    (for ``grow_put_roots``); returns how many."""
     cdef int32_t n = grow_own_roots(s, g, c, s.h.to_move, roots, nnbrs)
     cdef int32_t i, r, m, w, lo = g.nwords, hi = -1
     cdef bint marked = False
@@ -240,6 +256,12 @@ cdef inline int32_t grow_before_stone(GrowCore* s, const GrowTables* g, int32_t 
             for w in range(GROW_WORDS + 2):
                 mark[w] = 0
             marked = True
+        if members != NULL:
+            for w in range(g.nwords):
+                mark[w + 1] |= members[r * g.nwords + w]
+            lo = 0
+            hi = g.nwords - 1
+            continue
         while True:
             bit_set(&mark[1], m)
             lo = min(lo, m >> 6)
@@ -438,19 +460,39 @@ cdef inline uint64_t grow_rules_hash(const void* core, const void* geom) noexcep
     return grow_hash(<const GrowCore*>core, <const GrowTables*>geom)
 
 
+ctypedef void (*grow_apply_fn)(void* core, const void* geom, int32_t action, uint64_t* members) noexcept nogil
+
+
+cdef inline void grow_members_fill(const GrowCore* s, const GrowTables* g, uint64_t* members) noexcept nogil:
+    """``members`` at each chain's root: the chain's stones (nwords words a root)."""
+    cdef int32_t c, w
+    for c in range(g.ncells):
+        if s.ch.root[c] == c:
+            for w in range(g.nwords):
+                members[c * g.nwords + w] = 0
+    for c in range(g.ncells):
+        if s.ch.root[c] >= 0:
+            bit_set(&members[s.ch.root[c] * g.nwords], c)
+
+
 cdef inline void grow_playout(GrowCore* s, const GrowTables* g, Rng* rng, int32_t max_plies, PlayoutStats* st,
-                              apply_fn apply) noexcept nogil:
+                              grow_apply_fn apply) noexcept nogil:
     """A random playout with the generic one's draws, without building the legal
     list.  Every action but END fills its cell, so the empty cells per word are
-    counted once and then kept up to date here."""
+    counted once and then kept up to date here; so are the stones of each chain
+    as bitsets (``members``, which the game's ``apply`` keeps through
+    ``grow_put_roots`` and reads in ``grow_before_stone``), so a growing chain's
+    liberties are struck without walking its member list."""
     cdef int32_t empty_count[GROW_WORDS]
+    cdef uint64_t members[CHAIN_MAX_CELLS * GROW_WORDS]
     cdef int32_t a
     bits_counts(s.empty, g.nwords, empty_count)
+    grow_members_fill(s, g, members)
     while playout_running(&s.h, st, max_plies):
         a = grow_playout_draw(s, g, rng, st, empty_count)
         if a < 0:
             return
         if a != g.end_action:
             empty_count[a >> 6] -= 1
-        apply(s, g, a)
+        apply(s, g, a, members)
         playout_applied(&s.h, st)

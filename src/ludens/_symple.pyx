@@ -53,21 +53,28 @@ cdef void _end_turn(SympleCore* s, const GrowTables* g) noexcept nogil:
     set_to_move(&s.h, &g.keys, -1 if s.ch.stones[0] + s.ch.stones[1] == g.ncells else 1 - s.h.to_move)
 
 
-cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
-    cdef SympleCore* s = <SympleCore*>core
-    cdef const GrowTables* g = <const GrowTables*>geom
+cdef inline void _play(SympleCore* s, const GrowTables* g, int32_t a, uint64_t* members) noexcept nogil:
     cdef int32_t colour = s.h.to_move, n
     cdef int16_t roots[GROW_MAX_NBRS]
     if s.phase == START and bit_get(s.libs[colour], a):
         grow_begin(s, g)            # next to an own chain: this turn is a grow
     if s.phase == GROW:
-        n = grow_before_stone(s, g, a, roots, SQUARE_NBRS)
-        if not grow_after_stone(s, g, a, grow_put_roots(s, g, a, colour, roots, n, SQUARE_NBRS)):
+        n = grow_before_stone(s, g, a, roots, SQUARE_NBRS, members)
+        if not grow_after_stone(s, g, a, grow_put_roots(s, g, a, colour, roots, n, SQUARE_NBRS, members)):
             _end_turn(s, g)
     else:                           # a plant, the privilege's plant, or END
         if a != g.end_action:
-            grow_put(s, g, a, colour, SQUARE_NBRS)
+            grow_put(s, g, a, colour, SQUARE_NBRS, members)
         _end_turn(s, g)
+
+
+cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
+    _play(<SympleCore*>core, <const GrowTables*>geom, a, NULL)
+
+
+cdef void _apply_in_playout(void* core, const void* geom, int32_t a, uint64_t* members) noexcept nogil:
+    # _apply keeping grow_playout's chain bitsets (ludens/_grow.pxd)
+    _play(<SympleCore*>core, <const GrowTables*>geom, a, members)
 
 
 cdef void symple_scores(const void* core, const void* geom, double* out) noexcept nogil:
@@ -90,7 +97,7 @@ cdef void symple_observe(const void* core, const void* geom, int32_t colour, flo
 
 cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                          int32_t* buf, PlayoutStats* st) noexcept nogil:
-    grow_playout(<SympleCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply)
+    grow_playout(<SympleCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply_in_playout)
 
 
 cdef Rules SYMPLE_RULES
@@ -178,7 +185,7 @@ cdef class SympleGame(Game):
         grow_core_clear(&s, &self.g.grow)
         cells = reader.digits(2)
         for c, colour in cells.items():
-            grow_put(&s, &self.g.grow, c, colour, SQUARE_NBRS)
+            grow_put(&s, &self.g.grow, c, colour, SQUARE_NBRS, NULL)
         big = False
         for c in cells:
             if s.ch.size[s.ch.root[c]] > 1:

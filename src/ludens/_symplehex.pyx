@@ -46,23 +46,24 @@ ctypedef struct SymHexCore:
 
 # -- rules ------------------------------------------------------------------
 
-cdef int32_t _put_roots(SymHexCore* s, const SymHexTables* g, int32_t c, int32_t colour,
-                        const int16_t* roots, int32_t n) noexcept nogil:
+cdef inline int32_t _put_roots(SymHexCore* s, const SymHexTables* g, int32_t c, int32_t colour,
+                               const int16_t* roots, int32_t n, uint64_t* members) noexcept nogil:
     """A stone on the empty cell c next to the chains ``roots``; its chain's root."""
     cdef int32_t i, root
     cdef int8_t mask = g.edge[colour][c]
     for i in range(n):
         mask |= s.reach[roots[i]]
-    root = grow_put_roots(&s.gc, &g.grow, c, colour, roots, n, RHOMBUS_NBRS)
+    root = grow_put_roots(&s.gc, &g.grow, c, colour, roots, n, RHOMBUS_NBRS, members)
     s.reach[root] = mask
     return root
 
 
-cdef bint _put(SymHexCore* s, const SymHexTables* g, int32_t c, int32_t colour) noexcept nogil:
+cdef inline bint _put(SymHexCore* s, const SymHexTables* g, int32_t c, int32_t colour,
+                      uint64_t* members) noexcept nogil:
     """A stone on the empty cell c; True if its chain now joins the colour's edges."""
     cdef int16_t roots[GROW_MAX_NBRS]
     cdef int32_t n = grow_own_roots(&s.gc, &g.grow, c, colour, roots, RHOMBUS_NBRS)
-    return s.reach[_put_roots(s, g, c, colour, roots, n)] == 3
+    return s.reach[_put_roots(s, g, c, colour, roots, n, members)] == 3
 
 
 cdef void _end_turn(SymHexCore* s, const SymHexTables* g, bint won) noexcept nogil:
@@ -75,17 +76,15 @@ cdef void _end_turn(SymHexCore* s, const SymHexTables* g, bint won) noexcept nog
         set_to_move(&s.gc.h, &g.grow.keys, 1 - colour)
 
 
-cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
-    cdef SymHexCore* s = <SymHexCore*>core
-    cdef const SymHexTables* g = <const SymHexTables*>geom
+cdef inline void _play(SymHexCore* s, const SymHexTables* g, int32_t a, uint64_t* members) noexcept nogil:
     cdef GrowCore* gc = &s.gc
     cdef int32_t colour = gc.h.to_move, n, root
     cdef int16_t roots[GROW_MAX_NBRS]
     if gc.phase == START and bit_get(gc.libs[colour], a):
         grow_begin(gc, &g.grow)     # next to an own chain: this turn is a grow
     if gc.phase == GROW:
-        n = grow_before_stone(gc, &g.grow, a, roots, RHOMBUS_NBRS)
-        root = _put_roots(s, g, a, colour, roots, n)
+        n = grow_before_stone(gc, &g.grow, a, roots, RHOMBUS_NBRS, members)
+        root = _put_roots(s, g, a, colour, roots, n, members)
         if s.reach[root] == 3:
             _end_turn(s, g, True)
         elif not grow_after_stone(gc, &g.grow, a, root):
@@ -93,7 +92,16 @@ cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
     elif a == g.grow.end_action:    # declining the privilege's plant
         _end_turn(s, g, False)
     else:                           # a plant, or the privilege's plant
-        _end_turn(s, g, _put(s, g, a, colour))
+        _end_turn(s, g, _put(s, g, a, colour, members))
+
+
+cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
+    _play(<SymHexCore*>core, <const SymHexTables*>geom, a, NULL)
+
+
+cdef void _apply_in_playout(void* core, const void* geom, int32_t a, uint64_t* members) noexcept nogil:
+    # _apply keeping grow_playout's chain bitsets (ludens/_grow.pxd)
+    _play(<SymHexCore*>core, <const SymHexTables*>geom, a, members)
 
 
 cdef void sh_returns(const void* core, const void* geom, double* out) noexcept nogil:
@@ -118,7 +126,7 @@ cdef void sh_observe(const void* core, const void* geom, int32_t colour, float* 
 
 cdef void sh_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                      int32_t* buf, PlayoutStats* st) noexcept nogil:
-    grow_playout(<GrowCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply)
+    grow_playout(<GrowCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply_in_playout)
 
 
 cdef Rules SYMPLE_HEX_RULES
@@ -200,7 +208,7 @@ cdef class SympleHexGame(Game):
         cells = reader.digits(2)
         connected = set()
         for c, colour in cells.items():
-            if _put(&s, &self.g, c, colour):
+            if _put(&s, &self.g, c, colour, NULL):
                 connected.add(colour)
         if len(connected) > 1:
             raise reader.fail("both colours have connected their edges")
