@@ -200,9 +200,10 @@ cdef inline void _strike_around_mark(GrowCore* s, const GrowTables* g, const uin
     on the rhombus by n - 1 too.  ``mark[w + 1]`` is word w of the marked set,
     with a zero word either side; its cells lie in words lo..hi, so (n < 64)
     only the words lo - 1..hi + 1 can change."""
-    cdef int32_t w, n = g.n
+    cdef int32_t w, k, n = g.n, first = lo - 1 if lo > 0 else 0, last = hi + 2 if hi + 2 < g.nwords else g.nwords
     cdef uint64_t x, below, above, cells
-    for w in range(lo - 1 if lo > 0 else 0, hi + 2 if hi + 2 < g.nwords else g.nwords):
+    cdef uint64_t struck[GROW_WORDS]
+    for w in range(first, last):         # (separate from the counting below, so it vectorises)
         x = mark[w + 1]
         below = mark[w]
         above = mark[w + 2]
@@ -212,7 +213,12 @@ cdef inline void _strike_around_mark(GrowCore* s, const GrowTables* g, const uin
         if nnbrs == RHOMBUS_NBRS and n > 1:
             cells |= ((((x >> (n - 1)) | (above << (65 - n))) & g.not_first_col[w])
                       | (((x << (n - 1)) | (below >> (65 - n))) & g.not_last_col[w]))
-        _strike_word(s, w, cells)
+        struck[w] = s.avail[w] & cells
+    for w in range(first, last):
+        k = popcount64(struck[w])
+        s.avail[w] ^= struck[w]
+        s.avail_count[w] -= k
+        s.navail -= k
 
 
 cdef inline void grow_begin(GrowCore* s, const GrowTables* g) noexcept nogil:
