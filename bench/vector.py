@@ -29,7 +29,12 @@ import subprocess
 import sys
 import time
 
-import ludens
+# numpy's BLAS thread pool is used by neither side, but its threads spin
+# for a while after numpy is imported, on the cores being measured: one
+# BLAS thread (here and in the pgx children, which inherit it) keeps them out.
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import ludens  # noqa: E402  (after the environment is set)
 
 
 def timed(body, seconds: float) -> tuple[int, float, float]:

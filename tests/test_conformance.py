@@ -63,6 +63,11 @@ def _check_position(state: ludens.State, turn_player: int | None) -> None:
     assert mask.dtype == np.bool_ and mask.shape == (state.game.num_actions,)
     assert np.array_equal(np.flatnonzero(mask), acts)
     assert state.hash == state._hash_from_scratch()
+    # Every float of the observation is written (games that declare it skip
+    # the zeroing): over NaNs and over 7s it must come out the same.
+    shape, seen_by = state.game.observation_shape, max(state.current_player, 0)
+    planes = [state.observation_tensor(seen_by, out=np.full(shape, fill, dtype=np.float32)) for fill in (np.nan, 7)]
+    assert np.array_equal(planes[0], planes[1]), "an observation float left unwritten"
     if state.is_terminal():
         assert len(acts) == 0 and state.current_player == -1
         return

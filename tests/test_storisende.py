@@ -831,3 +831,22 @@ def test_to_json_is_json():
     d = s.to_json()
     assert json.loads(json.dumps(d)) == d
     assert d["phase"] == "play" and d["scores"] == [int(x) for x in s.scores()]
+
+
+@pytest.mark.parametrize("params", [{}, {"board": "modular", "modules": 14, "seed": 7}])
+def test_moves_come_from_each_colours_stacks(params):
+    # Move generation walks the set of hexes holding the mover's stacks, kept
+    # as stacks are placed, moved, captured and converted.  is_legal reads the
+    # board alone, so the two agree at every ply only if the set stays exact;
+    # so does a state set up from the same position (the set built afresh).
+    g = game(**params)
+    for seed in range(3):
+        rng = ludens.Rng(seed)
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            acts = s.legal_actions().tolist()
+            assert acts == [a for a in range(g.num_actions) if s.is_legal(a)], f"ply {s.ply}"
+            position = s.to_json()
+            if s.ply % 7 == 3 and position["phase"] == "play":
+                assert g.new_state(position).legal_actions().tolist() == acts
+            s.apply_action(acts[rng.below(len(acts))])

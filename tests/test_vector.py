@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pickle
+import time
 
 import numpy as np
 import pytest
@@ -212,6 +213,22 @@ def test_results_do_not_depend_on_thread_count(threads, name, params):
     assert len(one) == len(many)
     for a, b in zip(one, many):
         np.testing.assert_array_equal(a, b)
+
+
+def test_workers_asleep_between_calls_wake_for_the_next():
+    # Pauses far longer than the workers spin: each call finds them blocked
+    # on their locks (ludens/_handoff.pxd's slow path), so the caller often
+    # runs their blocks itself while they wake; nothing is lost or run twice.
+    one = ludens.VectorEnv("hex", 6, seed=5, threads=1)
+    three = ludens.VectorEnv("hex", 6, seed=5, threads=3)
+    for _ in range(12):
+        time.sleep(0.01)
+        a = three.random_actions().copy()
+        np.testing.assert_array_equal(a, one.random_actions())
+        time.sleep(0.01)
+        np.testing.assert_array_equal(three.step(a)[0], one.step(a)[0])
+    time.sleep(0.01)
+    del three                 # workers asleep: each must still see its stop and exit
 
 
 def test_seed_reproduces_and_reset_reseeds():

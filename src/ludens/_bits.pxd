@@ -8,7 +8,8 @@ may lack POPCNT, and GCC's builtin then calls a library routine -- an inline
 branch-free bit count, which is cheaper than that call.
 """
 
-from libc.stdint cimport int32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint64_t
+from libc.string cimport memcpy
 
 cdef extern from *:
     """
@@ -126,3 +127,27 @@ cdef inline int32_t bits_select_scan(const uint64_t* b, int32_t i) noexcept nogi
             return (w << 6) + select_in_word(b[w], i)
         i -= k
         w += 1
+
+
+cdef inline int32_t mask_select(const uint8_t* mask, int32_t size, int32_t i) noexcept nogil:
+    """The position of the i-th 1 in ``mask[0:size]``, 0/1 bytes (0-based, increasing); i below its count.
+
+    Eight bytes at a time while a whole word fits: a word's count of ones is
+    the top byte of its product with 0x0101...01 (each byte is 0 or 1, so the
+    sum fits in a byte); then byte by byte.
+    """
+    cdef int32_t a = 0, k
+    cdef uint64_t w
+    while a + 8 <= size:
+        memcpy(&w, mask + a, 8)
+        k = <int32_t>((w * <uint64_t>0x0101010101010101) >> 56)
+        if i < k:
+            break
+        i -= k
+        a += 8
+    while True:
+        if mask[a]:
+            if i == 0:
+                return a
+            i -= 1
+        a += 1

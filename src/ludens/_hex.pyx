@@ -12,8 +12,8 @@ Connections are tracked by union-find with path halving over the cells plus
 four virtual edge nodes; a stone joining its colour's two edge nodes wins.
 """
 
-from libc.stdint cimport int8_t, int16_t, int32_t, uint32_t, uint64_t
-from libc.string cimport memmove, memset
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
+from libc.string cimport memcpy, memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, Geometry
@@ -125,6 +125,25 @@ cdef int32_t hex_legal(const void* core, const void* geom, int32_t* out) noexcep
     return n
 
 
+cdef int32_t hex_legal_mask(const void* core, const void* geom, uint8_t* out) noexcept nogil:
+    # hex_legal as bytes: one dense loop over the cells, which the compiler vectorises.
+    cdef const HexCore* s = <const HexCore*>core
+    cdef const HexTables* g = <const HexTables*>geom
+    cdef int32_t c, n = 0
+    cdef int8_t label = <int8_t>(s.stones % g.nlabels)
+    cdef uint8_t m
+    for c in range(g.ncells):
+        m = (s.cell[c] == EMPTY) & (g.seq[c] == label)
+        out[c] = m
+        n += m
+    out[g.swap_action] = _swap_available(s, g)
+    n += out[g.swap_action]
+    if g.end_action >= 0:
+        out[g.end_action] = _end_available(s, g)
+        n += out[g.end_action]
+    return n
+
+
 cdef bint hex_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const HexCore* s = <const HexCore*>core
     cdef const HexTables* g = <const HexTables*>geom
@@ -168,34 +187,39 @@ cdef uint64_t hex_hash_full(const void* core, const void* geom) noexcept nogil:
     return z ^ seat_hash(&s.h, &g.keys) ^ protocol_hash(&s.h, &g.proto)
 
 
-cdef float ZERO_ONE[2]         # a condition as a float without a branch
-ZERO_ONE[0] = 0.0
-ZERO_ONE[1] = 1.0
-
-
 cdef void hex_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Planes: own stones, opponent's stones, empty, "connects top and bottom";
     # Hox adds its H, O, X label planes and the cells the next stone may take.
-    # A rhombus numbers its cells in plane order (cell c at offset c, checked
-    # in _build), so the loops run over contiguous memory without branches
-    # (a random board's cells are unpredictable).
+    # Every float is written (observe_dense): a rhombus numbers its cells in
+    # plane order (cell c at offset c, checked in _build), and each plane is
+    # one loop of comparisons over contiguous memory, which vectorises.  The
+    # board is read from a local copy: a store through ``out`` could alias
+    # the core's bytes, which would keep the compiler to one cell at a time.
     cdef const HexCore* s = <const HexCore*>core
     cdef const HexTables* g = <const HexTables*>geom
-    cdef int32_t area = g.ncells, c
+    cdef int32_t area = g.ncells, c, k
+    cdef int8_t cells[MAX_CELLS]
+    cdef int8_t seq[MAX_CELLS]
     cdef float joins = g.rows_edges[colour]
-    cdef int8_t other = 1 - colour
-    cdef int8_t v
+    cdef int8_t own = <int8_t>colour, other = <int8_t>(1 - colour), empty = EMPTY, label
+    memcpy(cells, s.cell, area)
     for c in range(area):
-        v = s.cell[c]
-        out[c] = ZERO_ONE[v == colour]
-        out[area + c] = ZERO_ONE[v == other]
-        out[2 * area + c] = ZERO_ONE[v == EMPTY]
+        out[c] = <float>(cells[c] == own)
+    for c in range(area):
+        out[area + c] = <float>(cells[c] == other)
+    for c in range(area):
+        out[2 * area + c] = <float>(cells[c] == empty)
+    for c in range(area):
         out[3 * area + c] = joins
     if g.nlabels == 3:
+        memcpy(seq, g.seq, area)
+        for k in range(3):
+            for c in range(area):
+                out[(4 + k) * area + c] = <float>(seq[c] == k)
+        # The cells the next stone may take: none once the game is over.
+        label = <int8_t>(s.stones % 3) if s.h.to_move >= 0 else -1
         for c in range(area):
-            out[(4 + g.seq[c]) * area + c] = 1.0
-            if s.h.to_move >= 0 and _placeable(s, g, c):
-                out[7 * area + c] = 1.0
+            out[7 * area + c] = <float>((cells[c] == empty) & (seq[c] == label))
 
 
 cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
@@ -301,6 +325,8 @@ HEX_RULES.returns = hex_returns
 HEX_RULES.scores = hex_scores
 HEX_RULES.hash_full = hex_hash_full
 HEX_RULES.observe = hex_observe
+HEX_RULES.observe_dense = True
+HEX_RULES.legal_mask = hex_legal_mask
 HEX_RULES.after_turn = NULL
 HEX_RULES.playout = hex_playout
 HEX_RULES.rollout = hex_rollout

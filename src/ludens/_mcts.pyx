@@ -18,7 +18,7 @@ from libc.string cimport memcpy, memset
 
 from ludens._rng cimport Rng, rng_below, rng_seed
 from ludens._simulate cimport Hashes, play_one
-from ludens._state cimport Game, Header, PlayoutStats, Rules, State
+from ludens._state cimport Game, Header, PlayoutStats, Rules, State, write_legal_mask, write_observation
 
 import math
 import operator
@@ -752,12 +752,10 @@ cdef class MCTS:
                 T.nodes[leaf].flags |= F_PENDING
                 virtual_loss(T, &self.S, leaf, 1)
                 self._leaves[k] = leaf
-                memset(&obs[k, 0], 0, sizeof(float) * obs.shape[1])
-                self.S.R.observe(T.core, self.S.geom, (<const Header*>T.core).to_move, &obs[k, 0])
-                mask[k, :] = False
-                n = self.S.R.legal(T.core, self.S.geom, T.buf)
-                for j in range(n):
-                    mask[k, T.buf[j]] = True
+                write_observation(self.S.R, T.core, self.S.geom, (<const Header*>T.core).to_move,
+                                  &obs[k, 0], obs.shape[1])
+                write_legal_mask(self.S.R, T.core, self.S.geom, <int32_t>mask.shape[1], T.buf,
+                                 <uint8_t*>&mask[k, 0])
                 players[k] = T.nodes[leaf].mover
                 k += 1
             if k:

@@ -30,7 +30,8 @@ Conventions every game keeps:
   code path ran.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint64_t
+from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.string cimport memset
 
 from ludens._board cimport Board
 from ludens._rng cimport Rng, rng_below, splitmix64
@@ -156,6 +157,7 @@ ctypedef void (*apply_fn)(void* core, const void* geom, int32_t action) noexcept
 ctypedef void (*values_fn)(const void* core, const void* geom, double* out) noexcept nogil
 ctypedef uint64_t (*hash_fn)(const void* core, const void* geom) noexcept nogil
 ctypedef void (*observe_fn)(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil
+ctypedef int32_t (*mask_fn)(const void* core, const void* geom, uint8_t* out) noexcept nogil
 ctypedef void (*after_turn_fn)(void* core, const void* geom, const uint64_t* turn_hashes,
                                int32_t count) noexcept nogil
 ctypedef void (*playout_fn)(void* core, const void* geom, Rng* rng, int32_t max_plies,
@@ -177,10 +179,38 @@ ctypedef struct Rules:
     values_fn scores           # per colour, at any time
     hash_fn hash_full          # Header.hash recomputed from scratch
     observe_fn observe         # planes for ``colour``, into zeroed memory of the observation shape
+    bint observe_dense         # observe writes every float itself: the memory need not be zeroed
+    mask_fn legal_mask         # optional: legal_action_mask(), all num_actions bytes 0/1; returns the count
     after_turn_fn after_turn   # optional: sees the hashes before every turn so far (repetition rules)
     playout_fn playout         # optional: a faster random playout with the generic one's draws
     rollout_fn rollout         # optional: a rollout for search (ludens._mcts), same distribution only
 
+
+
+
+cdef inline void write_observation(const Rules* R, const void* core, const void* geom, int32_t colour,
+                                   float* out, size_t size) noexcept nogil:
+    """``R.observe`` into ``out`` (``size`` floats), zeroing it first unless the game writes every float."""
+    if not R.observe_dense:
+        memset(out, 0, sizeof(float) * size)
+    R.observe(core, geom, colour, out)
+
+cdef inline int32_t write_legal_mask(const Rules* R, const void* core, const void* geom, int32_t num_actions,
+                                     int32_t* scratch, uint8_t* mask) noexcept nogil:
+    """The legal-action mask of a live position into ``mask`` (every byte); returns the count.
+
+    The game's own ``legal_mask`` when it has one (a dense loop, which a mask
+    of a few hundred actions wants), else the list from ``legal`` (into
+    ``scratch``, num_actions ints) spread over zeroed bytes.
+    """
+    cdef int32_t k, n
+    if R.legal_mask != NULL:
+        return R.legal_mask(core, geom, mask)
+    memset(mask, 0, num_actions)
+    n = R.legal(core, geom, scratch)
+    for k in range(n):
+        mask[scratch[k]] = 1
+    return n
 
 cdef class Game:
     cdef readonly str name

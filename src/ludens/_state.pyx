@@ -14,7 +14,7 @@ cimport numpy as cnp
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from cpython.exc cimport PyErr_CheckSignals
 from cpython.ref cimport Py_DECREF
-from libc.stdint cimport int32_t, uint64_t
+from libc.stdint cimport int32_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
@@ -373,7 +373,7 @@ cdef class State:
 
     def colour(self, player):
         """The colour (0-based) that seat ``player`` plays; differs after a pie swap."""
-        return index_in(player, 0, self.game.num_players - 1, f"{self.game.name}: player") ^ self.hdr().swapped
+        return _colour_of(self, player)
 
     def legal_actions(self):
         """The legal actions, ascending, as an int32 numpy array (empty when over)."""
@@ -389,12 +389,9 @@ cdef class State:
         """A bool numpy array of length ``game.num_actions``: True where legal."""
         cdef cnp.npy_intp size = self.game.num_actions
         arr = cnp.PyArray_ZEROS(1, &size, cnp.NPY_BOOL, 0)
-        cdef char* mask = <char*>cnp.PyArray_DATA(arr)
-        cdef int32_t i, n = 0
         if self.hdr().to_move >= 0:
-            n = self.rules.legal(self.core, self.geom, self.game._scratch)
-        for i in range(n):
-            mask[self.game._scratch[i]] = 1
+            write_legal_mask(self.rules, self.core, self.geom, self.game.num_actions, self.game._scratch,
+                             <uint8_t*>cnp.PyArray_DATA(arr))
         return arr
 
     def is_legal(self, action):
@@ -678,22 +675,36 @@ cdef class State:
         ``player`` defaults to the player to move.  Pass ``out`` (a C-contiguous
         float32 array of that shape) to fill it in place.
         """
-        if player is None:
-            player = self.current_player
-            if player < 0:
-                raise ParameterError("observation_tensor: the game is over, name the player to observe for")
-        cdef int colour = self.colour(player)
+        cdef int colour = self.hdr().to_move
+        if player is not None:
+            colour = _colour_of(self, player)
+        elif colour < 0:
+            raise ParameterError("observation_tensor: the game is over, name the player to observe for")
         shape = self.game.observation_shape
         if out is None:
-            out = np.zeros(shape, dtype=np.float32)
+            out = np.empty(shape, dtype=np.float32)
         elif not _is_plane_buffer(out, shape):
             raise ParameterError(f"observation_tensor: out must be a writeable C-contiguous float32 "
                                  f"numpy array of shape {shape}, not {short_repr(out)}")
-        else:
-            # Through the C struct, not the (overridable) Python attributes of a subclass.
-            memset(cnp.PyArray_DATA(out), 0, cnp.PyArray_NBYTES(out))
-        self.rules.observe(self.core, self.geom, colour, <float*>cnp.PyArray_DATA(out))
+        # The size through the C struct, not the (overridable) Python attributes of a subclass.
+        write_observation(self.rules, self.core, self.geom, colour, <float*>cnp.PyArray_DATA(out),
+                          <size_t>cnp.PyArray_SIZE(out))
         return out
+
+    def _agent_view(self, player):
+        """The adapters' observation of seat ``player`` in one call (ludens.pettingzoo):
+        ``{"observation": observation_tensor(player), "action_mask": int8 legal-action
+        mask, all zeros unless ``player`` is to move}``."""
+        cdef int colour = _colour_of(self, player)
+        cdef cnp.npy_intp size = self.game.num_actions
+        planes = np.empty(self.game.observation_shape, dtype=np.float32)
+        write_observation(self.rules, self.core, self.geom, colour, <float*>cnp.PyArray_DATA(planes),
+                          <size_t>cnp.PyArray_SIZE(planes))
+        mask = cnp.PyArray_ZEROS(1, &size, cnp.NPY_INT8, 0)
+        if self.hdr().to_move == colour:
+            write_legal_mask(self.rules, self.core, self.geom, self.game.num_actions, self.game._scratch,
+                             <uint8_t*>cnp.PyArray_DATA(mask))
+        return {"observation": planes, "action_mask": mask}
 
     def to_json(self):
         """The position as a dict: game, params, to_move, board (cell -> contents), ..."""
@@ -834,10 +845,35 @@ def format_turn(parts):
     return ",".join(parts[:n]) if n else "pass"
 
 
+# The integer types taken without the general check: Python's int and numpy's
+# (what legal_actions() and numpy masks hand back); never bool.
+_PLAIN_INTS = frozenset([int, np.int8, np.int16, np.int32, np.int64, np.uint8, np.uint16, np.uint32, np.uint64,
+                         np.intc, np.uintc, np.intp, np.uintp, np.longlong, np.ulonglong])
+
+
+cdef inline int32_t _plain_index(object value, int32_t size) except? -2:
+    """``value`` if it is a plain integer in ``0..size-1``, else -1 (then the general check decides)."""
+    cdef object i
+    if type(value) in _PLAIN_INTS:
+        i = int(value)
+        if 0 <= i < size:
+            return <int32_t>i
+    return -1
+
+
+cdef int32_t _colour_of(State state, object player) except -1:
+    """The colour seat ``player`` plays; ParameterError if it is not a seat."""
+    cdef int32_t p = _plain_index(player, state.game.num_players)
+    if p < 0:
+        p = index_in(player, 0, state.game.num_players - 1, f"{state.game.name}: player")
+    return p ^ state.hdr().swapped
+
+
 cdef int32_t _action_id(object action, Game game) except -1:
     """``action`` as an action id of ``game``; IllegalActionError if it is not one."""
-    if type(action) is int and 0 <= action < game.num_actions:
-        return <int32_t>action          # the common case, without the general check
+    cdef int32_t a = _plain_index(action, game.num_actions)
+    if a >= 0:
+        return a                        # the common case, without the general check
     return index_in(action, 0, game.num_actions - 1, f"{game.name}: action", IllegalActionError)
 
 

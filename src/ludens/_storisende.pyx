@@ -33,6 +33,7 @@ import re
 
 import numpy as np
 
+from ludens._bits cimport bit_clear, bit_set, ctz64
 from ludens._board cimport OUTSIDE, Board, Geometry, geo_plane_area, geo_plane_at, geo_ray
 from ludens._rng cimport splitmix64, splitmix64_mix
 from ludens._state cimport (Game, Header, Rules, SeatKeys, State, higher_of_two, pie_swap, seat_hash, seat_keys_fill,
@@ -47,6 +48,7 @@ from ludens.errors import IllegalActionError, ParameterError, PositionError
 
 cdef enum:
     MAX_CELLS = 256
+    STACK_WORDS = MAX_CELLS // 64
     MAX_MODULES = 36           # 7-hex modules: 36 * 7 <= MAX_CELLS
     MIN_CELLS = 7              # colour 1 must always find a hex free of colour 0 (<= 5 pieces)
     MAX_SETUP = 5
@@ -99,6 +101,7 @@ ctypedef struct StoCore:
     int8_t owner[MAX_CELLS]    # colour of the stack, or NOBODY
     int16_t height[MAX_CELLS]
     int16_t terr[MAX_CELLS]    # territory id of a TERR hex, else -1
+    uint64_t stacks[2][STACK_WORDS]   # per colour: the hexes holding its stacks (moves start only there)
 
 
 # -- hashing ----------------------------------------------------------------
@@ -114,10 +117,12 @@ cdef inline void _set_stack(StoCore* s, const StoTables* g, int32_t c, int32_t c
     """Replace the stack on ``c`` by ``h`` pieces of ``colour`` (h = 0: empty)."""
     if s.owner[c] >= 0:
         s.h.hash ^= _zstack(g, c, s.owner[c], s.height[c])
+        bit_clear(s.stacks[s.owner[c]], c)
     if h > 0:
         s.owner[c] = <int8_t>colour
         s.height[c] = <int16_t>h
         s.h.hash ^= _zstack(g, c, colour, h)
+        bit_set(s.stacks[colour], c)
     else:
         s.owner[c] = NOBODY
         s.height[c] = 0
@@ -156,39 +161,47 @@ cdef inline bint _move_ok(const StoCore* s, const StoTables* g, int32_t m) noexc
     return True
 
 
-cdef int32_t _gen_moves(const StoCore* s, const StoTables* g, int32_t* out) noexcept nogil:
-    """The legal moves of the colour to move, ascending (without pass)."""
-    cdef int32_t me = s.h.to_move, n = 0, c, d, m, end, h
+cdef inline int32_t _moves_from(const StoCore* s, const StoTables* g, int32_t c, int32_t* out) noexcept nogil:
+    """The legal moves from the stack on ``c`` (the mover's), ascending."""
+    cdef int32_t me = s.h.to_move, h = s.height[c], n = 0, d, m, end, t
     cdef int32_t a0 = g.a_move0
     cdef const int32_t* start = g.ray_start
     cdef const int32_t* cell = g.ray_cell
     cdef const int32_t* dist = g.ray_dist
-    cdef int32_t t
-    for c in range(g.ncells):
-        if s.owner[c] != me:
-            continue
-        h = s.height[c]
-        if s.kind[c] == WALL:
-            for d in range(NDIRS):
-                end = start[NDIRS * c + d + 1]
-                m = start[NDIRS * c + d]
-                while m < end and dist[m] <= h:
-                    out[n] = a0 + m
-                    n += 1
-                    m += 1
-        else:
-            for d in range(NDIRS):
-                end = start[NDIRS * c + d + 1]
-                m = start[NDIRS * c + d]
-                while m < end and dist[m] <= h:
-                    t = cell[m]
-                    if s.kind[t] == WALL:
-                        if s.owner[t] != me:
-                            break                 # a bare or enemy-held wall blocks the line
-                    else:
-                        out[n] = a0 + m
-                        n += 1
-                    m += 1
+    if s.kind[c] == WALL:
+        for d in range(NDIRS):
+            end = start[NDIRS * c + d + 1]
+            m = start[NDIRS * c + d]
+            while m < end and dist[m] <= h:
+                out[n] = a0 + m
+                n += 1
+                m += 1
+        return n
+    for d in range(NDIRS):
+        end = start[NDIRS * c + d + 1]
+        m = start[NDIRS * c + d]
+        while m < end and dist[m] <= h:
+            t = cell[m]
+            if s.kind[t] == WALL:
+                if s.owner[t] != me:
+                    break                 # a bare or enemy-held wall blocks the line
+            else:
+                out[n] = a0 + m
+                n += 1
+            m += 1
+    return n
+
+
+cdef int32_t _gen_moves(const StoCore* s, const StoTables* g, int32_t* out) noexcept nogil:
+    """The legal moves of the colour to move, ascending (without pass): from
+    each of its stacks in increasing hex order (the bits of ``stacks``)."""
+    cdef int32_t me = s.h.to_move, n = 0, w
+    cdef uint64_t bits
+    for w in range(STACK_WORDS):
+        bits = s.stacks[me][w]
+        while bits:
+            n += _moves_from(s, g, (w << 6) + ctz64(bits), out + n)
+            bits &= bits - 1
     return n
 
 
@@ -619,6 +632,7 @@ cdef class StorisendeGame(Game):
             if h:
                 s.owner[c] = owner
                 s.height[c] = h
+                bit_set(s.stacks[owner], c)
         pieces = [sum(s.height[c] for c in range(n) if s.owner[c] == k) for k in range(2)]
         swapped = reader.flag("swapped", False)
         s.h.swapped = swapped

@@ -3,7 +3,8 @@
 
 The N cores live in one contiguous block; a step applies one action per game
 without the GIL, splitting the block between ``threads`` threads (the calling
-thread and ``threads - 1`` persistent workers, woken by locks), and writes the
+thread and ``threads - 1`` persistent workers, woken through
+ludens/_handoff.pxd's spinning signals), and writes the
 observations, legal-action masks and players to move into numpy arrays
 allocated once.  Each game keeps its own action history (so ``state(i)`` is
 a faithful State) and, for games with repetition rules, the hashes before
@@ -12,16 +13,17 @@ each of its turns.
 
 cimport numpy as cnp
 from cpython.bytes cimport PyBytes_AS_STRING
-from cpython.pythread cimport (WAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock,
-                               PyThread_free_lock, PyThread_release_lock, PyThread_start_new_thread,
-                               PyThread_type_lock)
+from cpython.pythread cimport PyThread_start_new_thread
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport calloc, free
 from libc.string cimport memcpy, memset
 
 from ludens._rng cimport Rng as RngState
 from ludens._rng cimport rng_below, rng_seed
-from ludens._state cimport Game, Header, Rules, State
+from ludens._bits cimport mask_select
+from ludens._handoff cimport (SPIN_ROUNDS, SPIN_ROUNDS_BUSY, Signal, claim, signal_free, signal_init, signal_next,
+                              signal_post, signal_wait)
+from ludens._state cimport Game, Header, Rules, State, write_legal_mask, write_observation
 
 import os
 import secrets
@@ -37,6 +39,7 @@ cdef enum:
     JOB_RANDOM = 2      # draw a uniform legal action per game into actions_out
     JOB_VIEW = 3        # write the views (observation, mask, player) of every game
     JOB_STOP = 4        # workers exit
+    JOB_CHECK = 5       # count the games whose actions_in is out of range or illegal (Worker.nbad)
 
 cdef int32_t MAX_PLIES_LIMIT = 1 << 24
 cdef int MAX_REPORTED = 8          # illegal envs described in an error message
@@ -60,8 +63,7 @@ ctypedef struct Batch:
     int32_t* nhash
     uint8_t* has_origin      # 1: game i started from a set_state() position
     RngState* rngs
-    int32_t* legal           # [N, num_actions] each game's legal actions (write_view keeps them)
-    int32_t* nlegal
+    int32_t* nlegal          # each game's count of legal actions (its mask's ones)
     float* obs
     float* final_obs
     uint8_t* mask
@@ -77,8 +79,11 @@ ctypedef struct Batch:
 ctypedef struct Worker:
     Batch* b
     int32_t lo, hi
-    PyThread_type_lock go      # released by the caller to start a job
-    PyThread_type_lock done    # released by the worker when its job is done
+    int32_t* scratch           # num_actions ints: a legal list, for games without a legal_mask
+    int32_t nbad               # JOB_CHECK's count over this block
+    Signal go                  # posted by the caller: a job to run (the Batch's job)
+    Signal done                # posted back by the worker when it is done
+    long claimed               # the last round whose block was claimed (by the worker or the caller)
 
 
 cdef inline char* core_of(Batch* b, int32_t i) noexcept nogil:
@@ -95,30 +100,25 @@ cdef void reset_one(Batch* b, int32_t i) noexcept nogil:
         b.nhash[i] = 1
 
 
-cdef void write_view(Batch* b, int32_t i) noexcept nogil:
-    """Observation (from the mover's view), mask, seat to move and legal list of live game i."""
+cdef void write_view(Batch* b, int32_t i, int32_t* scratch) noexcept nogil:
+    """Observation (from the mover's view), mask, its count and the seat to move of live game i."""
     cdef char* core = core_of(b, i)
     cdef Header* h = <Header*>core
-    cdef float* row = b.obs + <size_t>i * b.obs_size
-    cdef uint8_t* mask = b.mask + <size_t>i * b.num_actions
-    cdef int32_t* legal = b.legal + <size_t>i * b.num_actions
-    cdef int32_t k, n
-    memset(row, 0, sizeof(float) * b.obs_size)
-    b.R.observe(core, b.geom, h.to_move, row)
-    memset(mask, 0, b.num_actions)
-    n = b.R.legal(core, b.geom, legal)
-    b.nlegal[i] = n
-    for k in range(n):
-        mask[legal[k]] = 1
+    write_observation(b.R, core, b.geom, h.to_move, b.obs + <size_t>i * b.obs_size, b.obs_size)
+    b.nlegal[i] = write_legal_mask(b.R, core, b.geom, b.num_actions, scratch,
+                                   b.mask + <size_t>i * b.num_actions)
     b.player[i] = h.to_move ^ h.swapped
 
 
-cdef void step_one(Batch* b, int32_t i) noexcept nogil:
+cdef inline bint action_ok(const Batch* b, int32_t i, int64_t a) noexcept nogil:
+    return 0 <= a < b.num_actions and b.R.is_legal(core_of(b, i), b.geom, <int32_t>a)
+
+
+cdef void step_one(Batch* b, int32_t i, int32_t* scratch) noexcept nogil:
     cdef char* core = core_of(b, i)
     cdef Header* h = <Header*>core
     cdef int32_t a = b.actions_in[i], mover = h.to_move, p
     cdef float* rew = b.rewards + <size_t>i * b.num_players
-    cdef float* final_row
     cdef double vals[8]
     b.R.apply(core, b.geom, a)
     b.hist[<size_t>i * b.max_plies + b.nhist[i]] = a
@@ -133,44 +133,57 @@ cdef void step_one(Batch* b, int32_t i) noexcept nogil:
     b.terminated[i] = h.to_move < 0
     b.truncated[i] = h.to_move >= 0 and b.ply[i] >= b.max_plies
     if b.terminated[i] or b.truncated[i]:
-        final_row = b.final_obs + <size_t>i * b.obs_size
-        memset(final_row, 0, sizeof(float) * b.obs_size)
-        b.R.observe(core, b.geom, mover, final_row)
+        write_observation(b.R, core, b.geom, mover, b.final_obs + <size_t>i * b.obs_size, b.obs_size)
         if b.terminated[i]:
             memset(vals, 0, sizeof(vals))
             b.R.returns(core, b.geom, vals)
             for p in range(b.num_players):
                 rew[p] = <float>vals[p ^ h.swapped]
         reset_one(b, i)
-    write_view(b, i)
+    write_view(b, i, scratch)
 
 
-cdef void run_block(Batch* b, int32_t lo, int32_t hi) noexcept nogil:
+cdef void run_block(Batch* b, Worker* w) noexcept nogil:
     cdef int32_t i
     if b.job == JOB_STEP:
-        for i in range(lo, hi):
-            step_one(b, i)
+        for i in range(w.lo, w.hi):
+            step_one(b, i, w.scratch)
     elif b.job == JOB_RANDOM:
-        for i in range(lo, hi):
+        # rng_below(n) over the sorted legal actions, i.e. the i-th 1 of the mask.
+        for i in range(w.lo, w.hi):
             if b.nlegal[i] > 0:
-                b.actions_out[i] = b.legal[<size_t>i * b.num_actions
-                                           + rng_below(&b.rngs[i], <unsigned int>b.nlegal[i])]
+                b.actions_out[i] = mask_select(b.mask + <size_t>i * b.num_actions, b.num_actions,
+                                               <int32_t>rng_below(&b.rngs[i], <unsigned int>b.nlegal[i]))
             else:                    # a live game without legal actions (a rules bug): step refuses it
                 b.actions_out[i] = -1
     elif b.job == JOB_VIEW:
-        for i in range(lo, hi):
-            write_view(b, i)
+        for i in range(w.lo, w.hi):
+            write_view(b, i, w.scratch)
+    elif b.job == JOB_CHECK:
+        w.nbad = 0
+        for i in range(w.lo, w.hi):
+            w.nbad += not action_ok(b, i, b.actions_in[i])
 
 
 cdef void worker_main(void* arg) noexcept nogil:
+    # Each round posted on go: unless the caller claimed the block first (it
+    # then ran the block itself and waits for nothing), read the job -- the
+    # caller keeps it until this block is done -- run it and post done.  A
+    # worker that lags may find a later round posted: it takes that one.  The
+    # caller never claims a STOP block, so the worker always sees STOP.
     cdef Worker* w = <Worker*>arg
+    cdef long round = 0
+    cdef int job
     while True:
-        PyThread_acquire_lock(w.go, WAIT_LOCK)
-        if w.b.job == JOB_STOP:
-            PyThread_release_lock(w.done)
+        round = signal_wait(&w.go, round, False, SPIN_ROUNDS)
+        if not claim(&w.claimed, round):
+            continue
+        job = w.b.job
+        if job != JOB_STOP:
+            run_block(w.b, w)
+        signal_post(&w.done, round)     # after a STOP the env may be freed: touch nothing
+        if job == JOB_STOP:
             return
-        run_block(w.b, w.lo, w.hi)
-        PyThread_release_lock(w.done)
 
 
 cdef class VectorEnv:
@@ -241,6 +254,7 @@ cdef class VectorEnv:
     cdef Batch b
     cdef Worker* workers          # threads entries; entry 0 is the calling thread
     cdef int nstarted             # workers started (entries 1..nstarted)
+    cdef long round               # the signals' value of the last job handed out
     cdef list _origins            # per game: the State its game started from (has_origin)
     cdef object _obs, _final_obs, _mask, _player, _rewards, _terminated, _truncated, _actions
     cdef object _seed
@@ -250,6 +264,7 @@ cdef class VectorEnv:
         memset(&self.b, 0, sizeof(Batch))
         self.workers = NULL
         self.nstarted = 0
+        self.round = 0
 
     def __init__(self, game, num_envs, seed=None, threads=1, max_plies=None):
         if isinstance(game, str):
@@ -291,12 +306,11 @@ cdef class VectorEnv:
         b.nhash = <int32_t*>calloc(n, sizeof(int32_t))
         b.has_origin = <uint8_t*>calloc(n, 1)
         b.rngs = <RngState*>calloc(n, sizeof(RngState))
-        b.legal = <int32_t*>calloc(n * max(1, b.num_actions), sizeof(int32_t))
         b.nlegal = <int32_t*>calloc(n, sizeof(int32_t))
         if b.hcap:
             b.hashes = <uint64_t*>calloc(n * b.hcap, sizeof(uint64_t))
         if (b.cores == NULL or b.hist == NULL or b.nhist == NULL or b.ply == NULL or b.nhash == NULL
-                or b.has_origin == NULL or b.rngs == NULL or b.legal == NULL or b.nlegal == NULL
+                or b.has_origin == NULL or b.rngs == NULL or b.nlegal == NULL
                 or (b.hcap and b.hashes == NULL)):
             raise MemoryError(f"VectorEnv: not enough memory for {n} games")
         shape = (self.num_envs,) + tuple(g.observation_shape)
@@ -325,16 +339,14 @@ cdef class VectorEnv:
             raise MemoryError()
         for k in range(t):
             self.workers[k].b = &self.b
+            self.workers[k].scratch = <int32_t*>calloc(max(1, self.b.num_actions), sizeof(int32_t))
+            if self.workers[k].scratch == NULL:
+                raise MemoryError()
             self.workers[k].lo = <int32_t>(<int64_t>self.num_envs * k // t)
             self.workers[k].hi = <int32_t>(<int64_t>self.num_envs * (k + 1) // t)
         for k in range(1, t):
-            self.workers[k].go = PyThread_allocate_lock()
-            self.workers[k].done = PyThread_allocate_lock()
-            if self.workers[k].go == NULL or self.workers[k].done == NULL:
+            if not signal_init(&self.workers[k].go) or not signal_init(&self.workers[k].done):
                 raise MemoryError("VectorEnv: cannot allocate a lock")
-            # Both start held by this thread: the worker waits on go, we wait on done.
-            PyThread_acquire_lock(self.workers[k].go, WAIT_LOCK)
-            PyThread_acquire_lock(self.workers[k].done, WAIT_LOCK)
             if PyThread_start_new_thread(<void (*)(void*) noexcept>worker_main, &self.workers[k]) == -1:
                 raise RuntimeError("VectorEnv: cannot start a worker thread")
             self.nstarted = k
@@ -354,12 +366,16 @@ cdef class VectorEnv:
             raise RuntimeError("a VectorEnv with threads > 1 cannot be used in a forked child "
                                "(its worker threads stayed in the parent); create it in the child")
         self.b.job = job
+        self.round = signal_next(self.round)
         with nogil:
             for k in range(1, self.nstarted + 1):
-                PyThread_release_lock(self.workers[k].go)
-            run_block(&self.b, self.workers[0].lo, self.workers[0].hi)
+                signal_post(&self.workers[k].go, self.round)
+            run_block(&self.b, &self.workers[0])
             for k in range(1, self.nstarted + 1):
-                PyThread_acquire_lock(self.workers[k].done, WAIT_LOCK)
+                if job != JOB_STOP and claim(&self.workers[k].claimed, self.round):
+                    run_block(&self.b, &self.workers[k])     # its worker has not started: do it here
+                else:
+                    signal_wait(&self.workers[k].done, self.round, True, SPIN_ROUNDS_BUSY)
 
     def __dealloc__(self):
         cdef int k
@@ -368,13 +384,13 @@ cdef class VectorEnv:
         if self.workers != NULL:
             self._run(JOB_STOP)          # each started worker acknowledges and returns
             for k in range(1, self.threads):
-                if self.workers[k].go != NULL:
-                    PyThread_free_lock(self.workers[k].go)
-                if self.workers[k].done != NULL:
-                    PyThread_free_lock(self.workers[k].done)
+                signal_free(&self.workers[k].go)
+                signal_free(&self.workers[k].done)
+            for k in range(self.threads):
+                free(self.workers[k].scratch)
             free(self.workers)
         free(self.b.cores); free(self.b.hist); free(self.b.nhist); free(self.b.ply)
-        free(self.b.nhash); free(self.b.has_origin); free(self.b.rngs); free(self.b.legal)
+        free(self.b.nhash); free(self.b.has_origin); free(self.b.rngs)
         free(self.b.nlegal)
         free(self.b.hashes)
 
@@ -436,44 +452,47 @@ cdef class VectorEnv:
         class docstring.  IllegalActionError (no game changed) if any action is
         illegal or out of range.
         """
-        cdef cnp.ndarray arr = self._checked_actions(actions)
-        self.b.actions_in = <const int32_t*>cnp.PyArray_DATA(arr)
-        self._run(JOB_STEP)
-        self.b.actions_in = NULL
+        cdef cnp.ndarray ids = self._action_ids(actions)
+        cdef int k, nbad = 0
+        self.b.actions_in = <const int32_t*>cnp.PyArray_DATA(ids)
+        try:
+            self._run(JOB_CHECK)             # every action checked (in parallel) before any is applied
+            for k in range(self.threads):
+                nbad += self.workers[k].nbad
+            if nbad:
+                raise IllegalActionError(self._describe_illegal(ids.astype(np.int64)))
+            self._run(JOB_STEP)
+        finally:
+            self.b.actions_in = NULL
         info = self._info()
         info["final_observation"] = self._final_obs
         return self._obs, self._rewards, self._terminated, self._truncated, info
 
-    cdef cnp.ndarray _checked_actions(self, actions):
-        """``actions`` as a contiguous int32 array of legal actions, one per game."""
+    cdef cnp.ndarray _action_ids(self, actions):
+        """``actions`` as a C-contiguous int32 array of action ids in range, one per game
+        (an int32 array as random_actions() returns is used as it is)."""
         arr = np.asarray(actions)
         if arr.shape != (self.num_envs,):
             raise IllegalActionError(f"actions must have shape ({self.num_envs},), not {arr.shape}")
         if arr.dtype.kind not in "iu":
             raise IllegalActionError(f"actions must be integer action ids, not {arr.dtype}")
+        if arr.dtype == np.int32 and arr.flags.c_contiguous:
+            return arr
         wide = np.ascontiguousarray(arr, dtype=np.int64)
-        cdef const int64_t[::1] a = wide
-        cdef int64_t[::1] bad = np.empty(self.num_envs, dtype=np.int64)
-        cdef int32_t i, nbad = 0, A = self.b.num_actions
-        cdef const Rules* R = self.b.R
-        with nogil:
-            for i in range(self.num_envs):
-                if a[i] < 0 or a[i] >= A or not R.is_legal(core_of(&self.b, i), self.b.geom, <int32_t>a[i]):
-                    bad[nbad] = i
-                    nbad += 1
-        if nbad:
-            raise IllegalActionError(self._describe_illegal(wide, bad[:nbad]))
-        return np.ascontiguousarray(wide, dtype=np.int32)
+        if wide.min() < 0 or wide.max() >= self.num_actions:     # before narrowing them to int32
+            raise IllegalActionError(self._describe_illegal(wide))
+        return wide.astype(np.int32)
 
-    def _describe_illegal(self, wide, bad):
-        bad = [int(i) for i in bad]
+    def _describe_illegal(self, wide):
+        cdef const int64_t[::1] a = wide
+        cdef int32_t i
+        bad = [i for i in range(self.num_envs) if not action_ok(&self.b, i, a[i])]
         parts = []
         for i in bad[:MAX_REPORTED]:
-            a = int(wide[i])
-            if 0 <= a < self.num_actions:
-                what = f"{self.game.action_to_string(a)!r} ({a}) is illegal for player {int(self._player[i])}"
+            if 0 <= a[i] < self.num_actions:
+                what = f"{self.game.action_to_string(a[i])!r} ({a[i]}) is illegal for player {int(self._player[i])}"
             else:
-                what = f"{a} is out of range 0..{self.num_actions - 1}"
+                what = f"{a[i]} is out of range 0..{self.num_actions - 1}"
             parts.append(f"env {i}: {what}")
         more = f"; and {len(bad) - MAX_REPORTED} more" if len(bad) > MAX_REPORTED else ""
         return (f"{self.game.name}: illegal actions in {len(bad)} env(s) {bad[:MAX_REPORTED]}"
@@ -523,7 +542,7 @@ cdef class VectorEnv:
             memcpy(self.b.hashes + <size_t>k * self.b.hcap, state._turn_hash,
                    sizeof(uint64_t) * (state._nturns + 1))
             self.b.nhash[k] = state._nturns + 1
-        write_view(&self.b, k)
+        write_view(&self.b, k, self.workers[0].scratch)
 
     cdef int32_t _index(self, i) except -1:
         self._ready()

@@ -63,7 +63,6 @@ class LudensAECEnv(_pz.AECEnv):  # type: ignore[misc]  # AECEnv is Any: pettingz
             "action_mask": _spaces.Box(0, 1, (game.num_actions,), dtype=np.int8)})
             for a in self.possible_agents}
         self.action_spaces = {a: _spaces.Discrete(game.num_actions) for a in self.possible_agents}
-        self._no_moves = np.zeros(game.num_actions, dtype=np.int8)
         self.state: Optional[State] = None
 
     def observation_space(self, agent: str) -> _spaces.Dict:
@@ -87,13 +86,7 @@ class LudensAECEnv(_pz.AECEnv):  # type: ignore[misc]  # AECEnv is Any: pettingz
         self.agent_selection = self.agents[self.state.current_player]
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
-        seat = self._seat[agent]
-        state = started(self.state)
-        if seat == state.current_player:
-            mask = state.legal_action_mask().view(np.int8)
-        else:
-            mask = self._no_moves.copy()
-        return {"observation": state.observation_tensor(seat), "action_mask": mask}
+        return started(self.state)._agent_view(self._seat[agent])
 
     def step(self, action: Optional[int]) -> None:
         agent = self.agent_selection
