@@ -101,7 +101,8 @@ cdef inline int32_t select_in_word(uint64_t x, int32_t i) noexcept nogil:
     return shift + <int32_t>(((below >> 7) * ones) >> 56)
 
 
-cdef inline int32_t bits_select(const uint64_t* b, const int32_t* counts, int32_t nwords, int32_t i) noexcept nogil:
+cdef inline int32_t bits_select(const uint64_t* b, const int32_t* counts, int32_t nwords,
+                                int32_t i) noexcept nogil:
     """The i-th set position of b (0-based, increasing) given ``bits_counts``; i below the total.
 
     This is the draw ``rng_below(n)`` over a sorted list of the set positions,

@@ -131,8 +131,8 @@ cdef inline int32_t grow_own_roots(const GrowCore* s, const GrowTables* g, int32
     return n
 
 
-cdef inline int32_t grow_put_roots(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour,
-                                   const int16_t* roots, int32_t n, int32_t nnbrs, uint64_t* members) noexcept nogil:
+cdef inline int32_t grow_put_roots(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour, const int16_t* roots,
+                                   int32_t n, int32_t nnbrs, uint64_t* members) noexcept nogil:
     """A stone of ``colour`` on the empty cell c, next to the chains ``roots``
     (``grow_own_roots``): bitsets, chains, hash, and ``members`` unless NULL;
     its chain's root."""
@@ -149,7 +149,7 @@ cdef inline int32_t grow_put_roots(GrowCore* s, const GrowTables* g, int32_t c, 
     for i in range(n):
         if roots[i] != root:
             s.grew[roots[i]] = 0        # no longer a root: the chain's flag lives at ``root``
-    if members != NULL:
+    if members != NULL:            # the chain's stones: c's and those of the chains it joined
         into = &members[root * g.nwords]
         if root == c:
             for w in range(g.nwords):
@@ -168,15 +168,6 @@ cdef inline int32_t grow_put(GrowCore* s, const GrowTables* g, int32_t c, int32_
     ``members`` unless NULL); its chain's root."""
     cdef int16_t roots[GROW_MAX_NBRS]
     return grow_put_roots(s, g, c, colour, roots, grow_own_roots(s, g, c, colour, roots, nnbrs), nnbrs, members)
-
-
-cdef inline void _strike_word(GrowCore* s, int32_t w, uint64_t cells) noexcept nogil:
-    """Take ``cells`` (a mask of word w) out of ``avail``, keeping its counts."""
-    cdef uint64_t x = s.avail[w] & cells
-    cdef int32_t k = popcount64(x)
-    s.avail[w] ^= x
-    s.avail_count[w] -= k
-    s.navail -= k
 
 
 cdef inline void _strike_around_cell(GrowCore* s, const GrowTables* g, int32_t m, int32_t nnbrs) noexcept nogil:
@@ -466,6 +457,7 @@ cdef inline uint64_t grow_rules_hash(const void* core, const void* geom) noexcep
     return grow_hash(<const GrowCore*>core, <const GrowTables*>geom)
 
 
+# The game's apply as grow_playout calls it: with the playout's bitsets of each chain's stones.
 ctypedef void (*grow_apply_fn)(void* core, const void* geom, int32_t action, uint64_t* members) noexcept nogil
 
 
