@@ -489,6 +489,9 @@ def _check_chains(state):
         assert t["stones"][k] == sum(1 for v in board.values() if v == k + 1)
         legal = model_legal(game, board, k + 1)
         assert [game.board.names[c] for c in t["legal"][k]] == legal and t["nlegal"][k] == len(legal)
+        assert t["near"][k] == [i for i, n in enumerate(game.board.names)
+                                if any(board.get(d) == k + 1 for d in nb[n])], "cells next to k's stones"
+        assert all(game.board.names[c] not in board for c in t["stale"][k]), "stale cells are empty"
 
 
 @pytest.mark.parametrize("params,games", [({"size": 2}, 40), ({"size": 4}, 20), ({"size": 7}, 8),
@@ -533,6 +536,21 @@ def test_engine_matches_the_plain_model(params, games):
         # A hand-built copy of a live position rebuilds the same legal placements.
         if not s.is_terminal() and s.turn_plies == 0:
             assert game.new_state(s.to_json()).legal_actions().tolist() == s.legal_actions().tolist()
+
+
+@pytest.mark.parametrize("board,sizes", [("hexhex", range(2, 14)), ("square", range(3, 26))])
+def test_neighbour_windows_are_the_neighbours_on_every_board(board, sizes):
+    # The engine reads a cell's neighbours from bit sets through one 64-bit
+    # window (and two in-place words): on every board size they are exactly
+    # the board's neighbours, in ascending cell order.
+    for size in sizes:
+        game = ludens.load("oust", board=board, size=size)
+        windows = game._neighbour_windows()
+        assert len(windows) == game.board.num_cells
+        for c, (window, in_place, (at, word, shift, back)) in enumerate(windows):
+            want = sorted(game.board.neighbours(c))
+            assert window == want and in_place == want, f"{board} {size} cell {c}"
+            assert at == want[0] and (word, shift, back) == (at // 64, at % 64, 63 - at % 64)
 
 
 def test_chains_merge_by_size_and_remove_whole():

@@ -215,6 +215,18 @@ def test_results_do_not_depend_on_thread_count(threads, name, params):
         np.testing.assert_array_equal(a, b)
 
 
+def test_the_mask_random_actions_draws_from_is_read_only():
+    env = ludens.VectorEnv("hex", 4, seed=0)
+    mask = env.reset()[1]["legal_action_mask"]
+    with pytest.raises(ValueError, match="read-only"):
+        mask[:] = False
+    mask.flags.writeable = True         # forced: then a draw may be refused, never a crash
+    mask[:] = False
+    assert env.random_actions().tolist() == [-1] * 4
+    with pytest.raises(IllegalActionError):
+        env.step(env.random_actions())
+
+
 def test_workers_asleep_between_calls_wake_for_the_next():
     # Pauses far longer than the workers spin: each call finds them blocked
     # on their locks (ludens/_handoff.pxd's slow path), so the caller often

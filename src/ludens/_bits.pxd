@@ -131,7 +131,8 @@ cdef inline int32_t bits_select_scan(const uint64_t* b, int32_t i) noexcept nogi
 
 
 cdef inline int32_t mask_select(const uint8_t* mask, int32_t size, int32_t i) noexcept nogil:
-    """The position of the i-th 1 in ``mask[0:size]``, 0/1 bytes (0-based, increasing); i below its count.
+    """The position of the i-th 1 in ``mask[0:size]``, 0/1 bytes (0-based, increasing); -1 if
+    there are not that many (reads stay within the mask whatever it holds).
 
     Eight bytes at a time while a whole word fits: a word's count of ones is
     the top byte of its product with 0x0101...01 (each byte is 0 or 1, so the
@@ -146,9 +147,10 @@ cdef inline int32_t mask_select(const uint8_t* mask, int32_t size, int32_t i) no
             break
         i -= k
         a += 8
-    while True:
+    while a < size:
         if mask[a]:
             if i == 0:
                 return a
             i -= 1
         a += 1
+    return -1

@@ -74,17 +74,23 @@ cdef inline int chains_adjacent(const Chains* ch, const Geometry* g, int cell, i
     return n
 
 
-cdef inline int chains_add_roots(Chains* ch, int cell, int colour, const int16_t* roots, int n,
-                                 SizeHist* hist) noexcept nogil:
-    """``chains_add`` (below) given the distinct roots of the ``colour`` chains next to
-    ``cell`` (as ``chains_adjacent`` writes them), for callers that have them."""
-    cdef int i, big, small, m, after
+cdef inline void chains_add_alone(Chains* ch, int cell, int colour) noexcept nogil:
+    """Put a ``colour`` stone on the empty ``cell`` known to touch none of its
+    colour: a chain of one (no size histogram)."""
     ch.colour[cell] = <int8_t>colour
     ch.root[cell] = <int16_t>cell
     ch.next[cell] = <int16_t>cell
     ch.size[cell] = 1
     ch.stones[colour] += 1
     ch.chains[colour] += 1
+
+
+cdef inline int chains_add_roots(Chains* ch, int cell, int colour, const int16_t* roots, int n,
+                                 SizeHist* hist) noexcept nogil:
+    """``chains_add`` (below) given the distinct roots of the ``colour`` chains next to
+    ``cell`` (as ``chains_adjacent`` writes them), for callers that have them."""
+    cdef int i, big, small, m, after
+    chains_add_alone(ch, cell, colour)
     _hist_move(hist, colour, 0, 1)
     big = cell
     for i in range(n):

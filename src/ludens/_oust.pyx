@@ -13,20 +13,40 @@ legal only at the start of a turn without any legal placement.
 Chains are kept by ``ludens._chains`` (member lists, union by size): a
 capture walks the new chain once and removes each enemy chain in O(its
 size), with no flood fill anywhere.  On top of that the core keeps, for
-every chain, its *reach* (the largest enemy chain touching it), and for
-each colour the set of cells where it may place now.  Whether a cell is
-legal depends only on its neighbours' colours, chains, sizes and reaches,
-so after each placement only the cells next to a chain that changed are
-looked at again, and only for the colour that needs them: each colour's
-possibly changed cells are marked ``stale`` and evaluated when that colour
-is next to move (the mover's set is always exact, so a playout draws from
-it as it is: count by ``nlegal``, the i-th cell by a select over the words).
-A cell marked several times before its colour moves is evaluated once.  Two facts keep the bookkeeping small: a capturing chain
-touches no enemy chain afterwards (it removed them all), so its growth
-changes no other chain's reach; and a silent stone is a chain of one, so it
-can raise a neighbouring chain's reach only from 0 to 1.  Removing chains
-can lower the reach of the capturer's other chains that touched them: those
-are walked again.
+every chain, its *reach* (the largest enemy chain touching it), and per
+colour three bit sets over the cells (64 a word, in cell order): its
+stones, the cells next to its stones (``near``), and the cells where it may
+place now (``legal``).  A cell's neighbours are read from a bit set through
+one 64-bit window (cells go row by row, so they span at most 51 cells):
+the own and enemy stones around a cell are two masked words, whose set bits
+lead to the chains to look up -- no neighbour loop, no per-cell counts.
+
+Whether a cell is legal depends only on its neighbours' colours, chains,
+sizes and reaches, so after each placement only the cells next to a chain
+that changed are looked at again, and only for the colour that needs them:
+each colour's possibly changed cells are marked ``stale`` and settled when
+that colour is next to move -- those next to none of its stones at once,
+word by word (silent placements are legal), the others one by one, by an
+evaluation that branches only on the ends of its loops (the outcomes are
+unpredictable, and a mispredicted branch costs more than the arithmetic).
+Some cells are settled where they would be marked, their verdict being
+plain there: the empty neighbours of a silent stone that touch no other
+stone of its colour (they would form a chain of 2, legal only if the
+largest enemy touching it is 1: plain from the stone's reach unless an
+enemy touches the cell too), and those of a capturing chain that touch no
+other stone of its colour and no enemy (not legal: the chain touches no
+enemy after the capture).  The
+mover's set is always exact, so a playout draws from it as it is: count by
+``nlegal``, the i-th cell by a select over the words, and ``legal_actions``,
+``legal_action_mask`` and ``is_legal`` read it too.  A cell marked several
+times before its colour moves is evaluated once.  Three facts keep the
+marking small: a capturing chain touches no enemy chain afterwards (it
+removed them all), so its growth changes no other chain's reach; a silent
+stone is a chain of one, so it can raise a neighbouring enemy chain's reach
+(and the largest enemy next to an empty cell) only from 0 to 1, which can
+only make legal an enemy cell that was not; and removing chains can lower
+the reach of the capturer's other chains that touched them: those are
+looked at again.
 
 Two passes in succession end the game in a draw (the position can never
 change again), so the core counts the passes before the turn.
@@ -41,14 +61,15 @@ state for search, so they share a hash.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
-from ludens._bits cimport bit_clear, bit_get, bit_set, bits_list, bits_select_scan, ctz64
-from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear,
-                             chains_remove)
+from ludens._bits cimport (bit_clear, bit_get, bit_set, bits_list, bits_select_scan, ctz64,
+                           popcount64)
+from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_add_alone, chains_adjacent,
+                             chains_clear, chains_remove)
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, playout_applied, playout_draw,
                             playout_running, seat_hash, seat_keys_fill, set_to_move, two_player_returns)
@@ -63,15 +84,27 @@ cdef enum:
     HEX_SIDES_MAX = 13
     SQUARE_MIN = 3
     SQUARE_MAX = 25             # 625 cells: within CHAIN_MAX_CELLS
-    WORDS = (CHAIN_MAX_CELLS + 63) // 64
-    NOWHERE = CHAIN_MAX_CELLS - 1       # beyond every board: always empty, never evaluated
+    WORDS = (CHAIN_MAX_CELLS + 63) // 64 + 1    # a cell bitset, and the word after (see Around)
+
+ctypedef struct Around:
+    # The neighbours of a cell as bits, twice: from bit ``at`` (the smallest
+    # neighbour) in the word ``win``, and in place as ``lo`` and ``hi``, the
+    # parts in the words ``at >> 6`` and the next.  Cells go row by row and
+    # rows hold at most 25 cells, so the neighbours span at most 51 cells.
+    uint64_t win
+    uint64_t lo
+    uint64_t hi
+    int32_t at
+    int32_t word                # at >> 6
+    int32_t shift               # at & 63
+    int32_t back                # 63 - shift
 
 ctypedef struct OustTables:
     Geometry geo
     int32_t ncells
     int32_t nwords                  # words of a cell bitset on this board
     int32_t pass_action
-    int16_t nbx[CHAIN_MAX_CELLS][6]     # the neighbours of each cell, padded with NOWHERE
+    Around around[CHAIN_MAX_CELLS]
     uint64_t zobrist[2][CHAIN_MAX_CELLS]
     SeatKeys keys
     uint64_t z_passed               # the last turn was a pass
@@ -81,36 +114,87 @@ ctypedef struct OustCore:
     int32_t winner                  # colour, or -1
     int32_t passes                  # passes in succession before this turn (2: over, a draw)
     int32_t nlegal[2]               # per colour: cells where it may place now
-    uint64_t legal[2][WORDS]        # per colour: those cells, as a bit set
-    uint64_t stale[2][WORDS]        # per colour: cells whose legal bit may be out of date
+    uint64_t stones[2][WORDS]       # per colour: its stones, as a bit set
+    uint64_t near[2][WORDS]         # per colour: the cells next to one of its stones
+    uint64_t legal[2][WORDS]        # per colour: the cells where it may place, as a bit set
+    uint64_t stale[2][WORDS]        # per colour: empty cells whose legal bit may be out of date
     int16_t reach[CHAIN_MAX_CELLS]  # at a chain's root: its largest touching enemy chain (0: none)
-    int8_t nown[2][CHAIN_MAX_CELLS] # per colour: how many of its stones are next to each cell
     Chains ch
 
 
-# -- rules ------------------------------------------------------------------
+# -- neighbours as bits -------------------------------------------------------
 
-cdef inline bint _touches_own(const OustCore* s, const OustTables* g, int32_t c, int32_t p) noexcept nogil:
-    cdef int32_t k
-    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-        if s.ch.colour[g.geo.nbr[k]] == p:
-            return True
-    return False
+cdef inline uint64_t _near(const uint64_t* b, const Around* a) noexcept nogil:
+    """The cell's neighbours in the set b, as bits from ``a.at``."""
+    return ((b[a.word] >> a.shift) | ((b[a.word + 1] << 1) << a.back)) & a.win
+
+
+cdef inline void _spread(uint64_t* into, const Around* a) noexcept nogil:
+    """Add the cell's neighbours to the set ``into``."""
+    into[a.word] |= a.lo
+    into[a.word + 1] |= a.hi
+
+
+cdef inline uint64_t _empty(const OustCore* s, int32_t w) noexcept nogil:
+    return ~(s.stones[0][w] | s.stones[1][w])
+
+
+cdef void _chain_around(const OustCore* s, const OustTables* g, int32_t root, uint64_t* into,
+                        uint64_t* members) noexcept nogil:
+    """Set ``into`` (a cell set) to the cells next to a stone of the chain
+    ``root``, and ``members`` (unless NULL) to its stones."""
+    cdef int32_t m = root
+    memset(into, 0, (g.nwords + 1) * sizeof(uint64_t))
+    if members != NULL:
+        memset(members, 0, (g.nwords + 1) * sizeof(uint64_t))
+    while True:
+        _spread(into, &g.around[m])
+        if members != NULL:
+            bit_set(members, m)
+        m = s.ch.next[m]
+        if m == root:
+            return
+
+
+cdef uint64_t _only_next_to(const OustCore* s, const OustTables* g, int32_t w, uint64_t cells,
+                            int32_t colour, const uint64_t* members) noexcept nogil:
+    """The ``cells`` (bits of word w) whose ``colour`` neighbours are all in ``members``."""
+    cdef uint64_t only = 0
+    cdef const Around* a
+    while cells:
+        a = &g.around[(w << 6) + ctz64(cells)]
+        only |= (cells & (~cells + 1)) & (0 - <uint64_t>((_near(s.stones[colour], a) & ~_near(members, a)) == 0))
+        cells &= cells - 1
+    return only
+
+
+cdef int32_t _largest_chain_in(const OustCore* s, const OustTables* g, const uint64_t* cells,
+                               int32_t colour) noexcept nogil:
+    """The size of the largest ``colour`` chain with a stone in ``cells`` (0: none)."""
+    cdef int32_t w, e, best = 0
+    cdef uint64_t x
+    for w in range(g.nwords):
+        x = cells[w] & s.stones[colour][w]
+        while x:
+            e = s.ch.size[s.ch.root[(w << 6) + ctz64(x)]]
+            best = e if e > best else best
+            x &= x - 1
+    return best
 
 
 cdef int32_t _reach_of(const OustCore* s, const OustTables* g, int32_t root) noexcept nogil:
-    """The largest enemy chain touching the chain ``root``, by walking it."""
-    cdef int32_t q = 1 - s.ch.colour[root], m = root, k, nb, e, best = 0
-    while True:
-        for k in range(g.geo.nbr_start[m], g.geo.nbr_start[m + 1]):
-            nb = g.geo.nbr[k]
-            if s.ch.colour[nb] == q:
-                e = s.ch.size[s.ch.root[nb]]
-                if e > best:
-                    best = e
-        m = s.ch.next[m]
-        if m == root:
-            return best
+    """The largest enemy chain touching the chain ``root``."""
+    cdef uint64_t around[WORDS]
+    _chain_around(s, g, root, around, NULL)
+    return _largest_chain_in(s, g, around, 1 - s.ch.colour[root])
+
+
+cdef void _mark_empty(const OustCore* s, const OustTables* g, const uint64_t* cells, uint64_t* into,
+                      const uint64_t* unless) noexcept nogil:
+    """Add the empty ``cells`` outside the set ``unless`` to ``into``."""
+    cdef int32_t w
+    for w in range(g.nwords):
+        into[w] |= cells[w] & _empty(s, w) & ~unless[w]
 
 
 cdef int32_t _capture_check(const OustCore* s, const OustTables* g, int32_t c, int32_t p,
@@ -119,108 +203,93 @@ cdef int32_t _capture_check(const OustCore* s, const OustTables* g, int32_t c, i
     (for error messages): the chain it would form has ``grown[0]`` stones;
     return the size of the largest enemy chain that chain touches (0: none)."""
     cdef int16_t roots[8]
-    cdef int32_t n = chains_adjacent(&s.ch, &g.geo, c, p, roots), j, k, e, biggest = 0
+    cdef int32_t n = chains_adjacent(&s.ch, &g.geo, c, p, roots), j, e, biggest = 0
+    cdef uint64_t x = _near(s.stones[1 - p], &g.around[c])
     grown[0] = 1
     for j in range(n):
         grown[0] += s.ch.size[roots[j]]
         e = _reach_of(s, g, roots[j])
         biggest = e if e > biggest else biggest
-    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-        if s.ch.colour[g.geo.nbr[k]] == 1 - p:
-            e = s.ch.size[s.ch.root[g.geo.nbr[k]]]
-            biggest = e if e > biggest else biggest
+    while x:
+        e = s.ch.size[s.ch.root[g.around[c].at + ctz64(x)]]
+        biggest = e if e > biggest else biggest
+        x &= x - 1
     return biggest
 
 
-cdef inline bint _may_join(const OustCore* s, const OustTables* g, int32_t c, int32_t k,
-                           int32_t deg) noexcept nogil:
-    """Whether colour k may place on the empty ``c`` next to its own stones: the
+cdef inline bint _may_join(const OustCore* s, const OustTables* g, int32_t c, int32_t k) noexcept nogil:
+    """Whether colour k may place on the empty ``c`` next to its stones: the
     chain formed -- 1 + the distinct k chains around -- is larger than every
     enemy chain it would touch (those around the cell, and each joined chain's
-    reach), of which there is at least one.  ``deg`` is a constant at each call,
-    so the neighbour loop unrolls."""
-    cdef int16_t roots[4]
-    cdef int32_t n = 0, size = 1, big = 0, i, j, nb, col, r
-    for i in range(deg):
-        nb = g.nbx[c][i]
-        col = s.ch.colour[nb]
-        if col == EMPTY:
-            continue
-        r = s.ch.root[nb]
-        if col != k:
-            if s.ch.size[r] > big:
-                big = s.ch.size[r]
-            continue
-        for j in range(n):              # a chain to join, once
-            if roots[j] == r:
-                break
-        else:
-            roots[n] = <int16_t>r
-            n += 1
-            size += s.ch.size[r]
-            if s.reach[r] > big:
-                big = s.reach[r]
-    return 0 < big < size
+    reach), of which there is at least one.
+
+    Cells are evaluated in bulk and their outcomes are unpredictable, so the
+    loops over the stones around branch only on their ends: a joined chain is
+    told from the ones already counted (at most 3 others: a cell has at most 4
+    neighbours apart) with arithmetic, and the largest reach or enemy is a max.
+    """
+    cdef const Around* a = &g.around[c]
+    cdef uint64_t x = _near(s.stones[k], a)
+    cdef int32_t first = s.ch.root[a.at + ctz64(x)], second = -1, third = -1, r, e, new
+    cdef int32_t size = 1 + s.ch.size[first], big = s.reach[first]
+    x &= x - 1
+    while x:
+        r = s.ch.root[a.at + ctz64(x)]
+        x &= x - 1
+        new = (r != first) & (r != second) & (r != third)
+        size += s.ch.size[r] & -new
+        e = s.reach[r]
+        big = e if e > big else big
+        third ^= (third ^ second) & -new
+        second ^= (second ^ r) & -new
+    x = _near(s.stones[1 - k], a)
+    while x:
+        e = s.ch.size[s.ch.root[a.at + ctz64(x)]]
+        big = e if e > big else big
+        x &= x - 1
+    return (big > 0) & (big < size)
 
 
-cdef void _evaluate(OustCore* s, const OustTables* g, int32_t c, int32_t k) noexcept nogil:
-    """Recompute whether colour k may place on ``c``: an empty cell with no k
-    neighbour (a silent placement), or one where ``_may_join``."""
-    cdef bint ok
-    if s.ch.colour[c] != EMPTY:
-        ok = False
-    elif s.nown[k][c] == 0:
-        ok = True
-    elif g.geo.num_dirs == 6:
-        ok = _may_join(s, g, c, k, 6)
-    else:
-        ok = _may_join(s, g, c, k, 4)
+cdef inline void _set_legal(OustCore* s, int32_t c, int32_t k, bint ok) noexcept nogil:
     if ok != bit_get(s.legal[k], c):
         s.legal[k][c >> 6] ^= (<uint64_t>1) << (c & 63)
         s.nlegal[k] += 1 if ok else -1
 
 
 cdef void _refresh(OustCore* s, const OustTables* g, int32_t k) noexcept nogil:
-    """Bring colour k's legal cells up to date: evaluate its stale cells."""
-    cdef int32_t w
-    cdef uint64_t x
+    """Bring colour k's legal cells up to date: its stale cells next to none of
+    its stones are legal (silent placements), the others are evaluated."""
+    cdef int32_t w, c
+    cdef uint64_t x, silent, now, was, bit
     for w in range(g.nwords):
         x = s.stale[k][w]
         if x:
             s.stale[k][w] = 0
-            while x:
-                _evaluate(s, g, (w << 6) + ctz64(x), k)
-                x &= x - 1
+            silent = x & ~s.near[k][w]
+            s.nlegal[k] += popcount64(silent & ~s.legal[k][w])
+            s.legal[k][w] |= silent
+            x &= s.near[k][w]
+            if x:
+                now = s.legal[k][w]
+                was = now
+                while x:
+                    # the lowest cell's bit set to the evaluation, without a branch on it
+                    bit = x & (~x + 1)
+                    now = (now & ~bit) | (bit & (0 - <uint64_t>_may_join(s, g, (w << 6) + ctz64(x), k)))
+                    x &= x - 1
+                s.legal[k][w] = now
+                s.nlegal[k] += popcount64(now) - popcount64(was)
 
 
-cdef inline void _stale_both(OustCore* s, int32_t c) noexcept nogil:
-    bit_set(s.stale[0], c)
-    bit_set(s.stale[1], c)
-
-
-cdef inline void _occupy(OustCore* s, int32_t c) noexcept nogil:
-    """The cell c was just filled: nobody may place there."""
+cdef inline void _occupy(OustCore* s, const OustTables* g, int32_t c, int32_t p) noexcept nogil:
+    """Colour p just filled the cell c: a stone, where nobody may place."""
     cdef int32_t k
+    bit_set(s.stones[p], c)
+    _spread(s.near[p], &g.around[c])
     for k in range(2):
-        if bit_get(s.legal[k], c):
-            bit_clear(s.legal[k], c)
-            s.nlegal[k] -= 1
-
-
-cdef int32_t _liberties(const OustCore* s, const OustTables* g, int32_t root, uint64_t* into) noexcept nogil:
-    """Add the empty cells next to the chain ``root`` to ``into``; return the
-    chain's reach (its largest touching enemy chain), found on the same walk."""
-    cdef int32_t q = 1 - s.ch.colour[root], m = root, k, nb, best = 0
-    while True:
-        for k in range(g.geo.nbr_start[m], g.geo.nbr_start[m + 1]):
-            nb = g.geo.nbr[k]
-            if s.ch.colour[nb] == EMPTY:
-                bit_set(into, nb)
-            elif s.ch.colour[nb] == q and s.ch.size[s.ch.root[nb]] > best:
-                best = s.ch.size[s.ch.root[nb]]
-        m = s.ch.next[m]
-        if m == root:
-            return best
+        bit_clear(s.stale[k], c)
+        s.nlegal[k] -= bit_get(s.legal[k], c)
+        bit_clear(s.legal[k], c)
 
 
 cdef void _end_turn(OustCore* s, const OustTables* g) noexcept nogil:
@@ -242,104 +311,139 @@ cdef void _pass(OustCore* s, const OustTables* g) noexcept nogil:
         _end_turn(s, g)
 
 
-cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
-    """Apply a legal placement of the colour to move on ``c``, with all its effects.
+cdef inline void _settle(OustCore* s, int32_t k, int32_t w, uint64_t cells, uint64_t ok) noexcept nogil:
+    """Colour k's legal bits of ``cells`` (in word w) are those of ``ok``: no longer stale."""
+    cdef uint64_t was = s.legal[k][w], now = (was & ~cells) | (cells & ok)
+    s.legal[k][w] = now
+    s.nlegal[k] += popcount64(now) - popcount64(was)
+    s.stale[k][w] &= ~cells
 
-    Only the colour to move next has its legal cells brought up to date; the
-    other colour's cells that may have changed are left marked ``stale``.
+
+cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c, uint64_t lone_lo,
+                        uint64_t lone_hi) noexcept nogil:
+    """Colour p places on ``c``, next to none of its stones: a chain of one.
+
+    For p, only the cells next to it change (they now join it).  Those next
+    to no other stone of p (``lone_lo``/``lone_hi``, in the words of
+    ``Around.lo``/``hi``) would form a chain of 2 with it, legal only if the
+    largest enemy touching is 1 -- known at once unless an enemy stone is
+    next to the cell; the others are marked.  For the enemy q, the new stone
+    raises to 1 the reach of each q chain around it that had none, and the
+    largest enemy next to each empty cell around it that had none: a cell
+    where that matters had nothing to capture, so it was not legal for q (a
+    cell legal for q stays legal), and only those are marked for q.
     """
-    cdef int32_t p = s.h.to_move, q = 1 - p, k, i, j, nb, m, r, x, e, nstale = 0
-    cdef int16_t stale[CHAIN_MAX_CELLS]     # own chains that touched a removed chain
+    cdef int32_t p = s.h.to_move, q = 1 - p, r, w
+    cdef const Around* a = &g.around[c]
+    cdef uint64_t x = _near(s.stones[q], a), lo, hi, ok
     cdef uint64_t around[WORDS]
-    cdef bint capture = s.nown[p][c] > 0, seen
-    if s.passes:
-        s.passes = 0
-        s.h.hash ^= g.z_passed
+    chains_add_alone(&s.ch, c, p)
+    s.reach[c] = 0
+    while x:
+        r = s.ch.root[a.at + ctz64(x)]
+        x &= x - 1
+        if s.ch.size[r] > s.reach[c]:
+            s.reach[c] = s.ch.size[r]
+        if s.reach[r] == 0:
+            s.reach[r] = 1
+            _chain_around(s, g, r, around, NULL)
+            _mark_empty(s, g, around, s.stale[q], s.legal[q])
+    w = a.word
+    lo = a.lo & _empty(s, w)
+    hi = a.hi & _empty(s, w + 1)
+    s.stale[q][w] |= lo & ~s.legal[q][w]
+    s.stale[q][w + 1] |= hi & ~s.legal[q][w + 1]
+    s.stale[p][w] |= lo
+    s.stale[p][w + 1] |= hi
+    # The lone cells: legal iff the largest enemy touching the pair is 1.
+    ok = 0 if s.reach[c] != 1 else ~(<uint64_t>0)      # when no enemy is next to the cell
+    lone_lo &= lo
+    lone_hi &= hi
+    if s.reach[c] <= 1:                 # else too big an enemy: none is legal
+        lone_lo &= ~s.near[q][w]
+        lone_hi &= ~s.near[q][w + 1]
+    _settle(s, p, w, lone_lo, ok)
+    _settle(s, p, w + 1, lone_hi, ok)
+    _end_turn(s, g)
+
+
+cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
+    """Colour p places on ``c`` next to its stones (legal, so every enemy chain
+    touching the chain formed is smaller): remove those chains, then mark what
+    changed.  For both colours: the empty cells next to the new chain (its size
+    and reach changed) and next to the removed stones (which they touched),
+    and the removed stones' cells.  For p: the cells next to its other chains
+    that touched a removed chain, if their reach dropped (no enemy chain's
+    reach changes: every enemy chain touching the new chain is gone).  The
+    cells next to the new chain, no enemy stone and no other stone of p are
+    settled at once: not legal for p (the chain they would join touches no
+    enemy)."""
+    cdef int32_t p = s.h.to_move, q = 1 - p, x, w, r, j, e
+    cdef uint64_t near_chain[WORDS]     # the cells next to the new chain
+    cdef uint64_t near_removed[WORDS]   # the cells next to the removed stones
+    cdef uint64_t members[WORDS]        # the new chain's stones
+    cdef uint64_t around[WORDS]
+    cdef uint64_t t, changed
+    memset(near_removed, 0, (g.nwords + 1) * sizeof(uint64_t))
     x = chains_add(&s.ch, &g.geo, c, p, NULL)
-    s.h.hash ^= g.zobrist[p][c]
-    _occupy(s, c)
-    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-        s.nown[p][g.geo.nbr[k]] += 1
-    if not capture:
-        # A chain of one: its reach is the largest enemy chain around it, and
-        # each enemy chain around it now touches an enemy (reach at least 1),
-        # which matters only to that enemy's placements next to it.  The
-        # enemy's silent placements around it stay as they were.
-        s.reach[c] = 0
-        for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-            nb = g.geo.nbr[k]
-            if s.ch.colour[nb] == EMPTY:
-                bit_set(s.stale[p], nb)
-                if s.nown[q][nb]:
-                    bit_set(s.stale[q], nb)
-            elif s.ch.colour[nb] == q:
-                r = s.ch.root[nb]
-                if s.ch.size[r] > s.reach[c]:
-                    s.reach[c] = s.ch.size[r]
-                if s.reach[r] == 0:
-                    s.reach[r] = 1
-                    _liberties(s, g, r, s.stale[q])
-        _end_turn(s, g)
-        return
-    # Legal, so every enemy chain touching the new chain is smaller: remove
-    # each as it is met (a removed chain is no longer seen, so none twice),
-    # noting the other own chains that touched it: their reach may drop.
-    # The same walk marks the new chain's liberties (its size changed for
-    # both colours; the enemy's silent placements excepted), and the removed
-    # stones and their empty neighbours (for the capturer, only those where
-    # it would not place silently).
-    m = x
-    while True:
-        for k in range(g.geo.nbr_start[m], g.geo.nbr_start[m + 1]):
-            nb = g.geo.nbr[k]
-            if s.ch.colour[nb] == EMPTY:
-                bit_set(s.stale[p], nb)
-                if s.nown[q][nb]:
-                    bit_set(s.stale[q], nb)
-                continue
-            if s.ch.colour[nb] != q:
-                continue
-            r = s.ch.root[nb]
+    _chain_around(s, g, x, near_chain, members)
+    for w in range(g.nwords):
+        while True:
+            t = near_chain[w] & s.stones[q][w]
+            if t == 0:
+                break
+            r = s.ch.root[(w << 6) + ctz64(t)]
             j = r
             while True:
                 s.h.hash ^= g.zobrist[q][j]
-                _stale_both(s, j)
-                for i in range(g.geo.nbr_start[j], g.geo.nbr_start[j + 1]):
-                    nb = g.geo.nbr[i]
-                    s.nown[q][nb] -= 1
-                    if s.ch.colour[nb] == EMPTY:
-                        bit_set(s.stale[q], nb)
-                        if s.nown[p][nb]:
-                            bit_set(s.stale[p], nb)
-                    elif s.ch.colour[nb] == p and s.ch.root[nb] != x:
-                        seen = False
-                        for e in range(nstale):
-                            if stale[e] == s.ch.root[nb]:
-                                seen = True
-                        if not seen:
-                            stale[nstale] = s.ch.root[nb]
-                            nstale += 1
+                bit_clear(s.stones[q], j)
+                _spread(near_removed, &g.around[j])
                 j = s.ch.next[j]
                 if j == r:
                     break
             chains_remove(&s.ch, r, NULL)
-        m = s.ch.next[m]
-        if m == x:
-            break
     s.reach[x] = 0                  # the new chain touches no enemy now
-    for j in range(nstale):
-        r = stale[j]
-        memset(around, 0, g.nwords * sizeof(uint64_t))
-        e = _liberties(s, g, r, around)
-        if e != s.reach[r]:
-            s.reach[r] = <int16_t>e
-            for i in range(g.nwords):
-                s.stale[p][i] |= around[i]
+    # The cells next to removed stones may be next to none of q's now (stones
+    # included: their cells may be emptied later).
+    for w in range(g.nwords):
+        t = near_removed[w] & s.near[q][w]
+        while t:
+            j = (w << 6) + ctz64(t)
+            s.near[q][w] &= ~((t & (~t + 1)) & (0 - <uint64_t>(_near(s.stones[q], &g.around[j]) == 0)))
+            t &= t - 1
+    # p's other chains next to the removed stones: their reach may have dropped.
+    for w in range(g.nwords):
+        while True:
+            t = near_removed[w] & s.stones[p][w]
+            if t == 0:
+                break
+            j = (w << 6) + ctz64(t)
+            r = s.ch.root[j]
+            if r == x:
+                bit_clear(near_removed, j)      # a stone of the new chain: not another chain
+                continue
+            _chain_around(s, g, r, around, NULL)
+            e = _largest_chain_in(s, g, around, q)
+            if e != s.reach[r]:
+                s.reach[r] = <int16_t>e
+                _mark_empty(s, g, around, s.stale[p], near_chain)
+            j = r                       # done with this chain
+            while True:
+                bit_clear(near_removed, j)
+                j = s.ch.next[j]
+                if j == r:
+                    break
+    for w in range(g.nwords):
+        changed = (near_chain[w] | near_removed[w]) & _empty(s, w)
+        s.stale[p][w] |= changed
+        s.stale[q][w] |= changed
     if s.ch.stones[q] == 0:
         s.winner = p
         set_to_move(&s.h, &g.keys, -1)
         s.h.turn_plies = 0
         return
+    for w in range(g.nwords):
+        _settle(s, p, w, _only_next_to(s, g, w, near_chain[w] & _empty(s, w) & ~s.near[q][w], p, members), 0)
     _refresh(s, g, p)
     if s.nlegal[p] > 0:
         s.h.turn_plies += 1
@@ -347,23 +451,45 @@ cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
         _end_turn(s, g)
 
 
+cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
+    """Apply a legal placement of the colour to move on ``c``, with all its effects.
+
+    Only the colour to move next has its legal cells brought up to date; the
+    other colour's cells that may have changed are left marked ``stale``.
+    """
+    cdef int32_t p = s.h.to_move, w = g.around[c].word
+    cdef bint capture = bit_get(s.near[p], c)
+    cdef uint64_t lone_lo = g.around[c].lo & ~s.near[p][w], lone_hi = g.around[c].hi & ~s.near[p][w + 1]
+    if s.passes:
+        s.passes = 0
+        s.h.hash ^= g.z_passed
+    s.h.hash ^= g.zobrist[p][c]
+    _occupy(s, g, c, p)
+    if capture:
+        _place_capturing(s, g, c)
+    else:
+        _place_silent(s, g, c, lone_lo, lone_hi)
+
+
 cdef void _rebuild_derived(OustCore* s, const OustTables* g) noexcept nogil:
-    """Reach and legal cells from the chains alone (positions set up by hand)."""
+    """Stone sets, reach and legal cells from the chains alone (positions set up by hand)."""
     cdef int32_t c, k
+    memset(s.stones, 0, sizeof(s.stones))
+    memset(s.near, 0, sizeof(s.near))
     memset(s.legal, 0, sizeof(s.legal))
     memset(s.stale, 0, sizeof(s.stale))
-    memset(s.nown, 0, sizeof(s.nown))
     s.nlegal[0] = s.nlegal[1] = 0
     for c in range(g.ncells):
         if s.ch.colour[c] != EMPTY:
-            for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-                s.nown[s.ch.colour[c]][g.geo.nbr[k]] += 1
+            bit_set(s.stones[s.ch.colour[c]], c)
+            _spread(s.near[s.ch.colour[c]], &g.around[c])
     for c in range(g.ncells):
         if s.ch.colour[c] != EMPTY and s.ch.root[c] == c:
             s.reach[c] = <int16_t>_reach_of(s, g, c)
     for k in range(2):
         for c in range(g.ncells):
-            _evaluate(s, g, c, k)
+            if s.ch.colour[c] == EMPTY:
+                _set_legal(s, c, k, not bit_get(s.near[k], c) or _may_join(s, g, c, k))
 
 
 cdef int32_t oust_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
@@ -374,6 +500,23 @@ cdef int32_t oust_legal(const void* core, const void* geom, int32_t* out) noexce
         out[0] = g.pass_action
         n = 1
     return n
+
+
+cdef int32_t oust_legal_mask(const void* core, const void* geom, uint8_t* out) noexcept nogil:
+    # The mover's legal set as bytes: zeroes, then a 1 at each of its bits.
+    cdef const OustCore* s = <const OustCore*>core
+    cdef const OustTables* g = <const OustTables*>geom
+    cdef const uint64_t* legal = s.legal[s.h.to_move]
+    cdef int32_t w, n = s.nlegal[s.h.to_move]
+    cdef uint64_t x
+    memset(out, 0, g.pass_action + 1)
+    for w in range(g.nwords):
+        x = legal[w]
+        while x:
+            out[(w << 6) + ctz64(x)] = 1
+            x &= x - 1
+    out[g.pass_action] = n == 0 and s.h.turn_plies == 0
+    return n + out[g.pass_action]
 
 
 cdef bint oust_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
@@ -456,6 +599,7 @@ cdef void oust_playout(void* core, const void* geom, Rng* rng, int32_t max_plies
 cdef Rules OUST_RULES
 OUST_RULES.core_size = sizeof(OustCore)
 OUST_RULES.legal = oust_legal
+OUST_RULES.legal_mask = oust_legal_mask
 OUST_RULES.is_legal = oust_is_legal
 OUST_RULES.apply = oust_apply
 OUST_RULES.returns = oust_returns
@@ -509,9 +653,7 @@ cdef class OustGame(Game):
         self.g.nwords = (n + 63) >> 6
         self.g.pass_action = n
         for c in range(n):
-            nbs = board.neighbours(c)
-            for d in range(6):
-                self.g.nbx[c][d] = nbs[d] if d < len(nbs) else NOWHERE
+            _fill_around(&self.g.around[c], board.neighbours(c))
         cdef uint64_t x = 0x4F555354 ^ (<uint64_t>size << 32) ^ (<uint64_t>(kind == "square") << 40)
         for colour in range(2):
             zobrist_fill(self.g.zobrist[colour], n, &x)
@@ -529,6 +671,21 @@ cdef class OustGame(Game):
         self._state_type = OustState
         self._set_rules(&OUST_RULES, &self.g, _core_bytes(&init), tuple(board.names) + ("pass",),
                         n, -1)
+
+    def _neighbour_windows(self):
+        """Per cell (for tests): its neighbours as the engine's masks read them,
+        from the window at ``at`` and from the two in-place words, and the
+        window's ``(at, word, shift, back)``."""
+        cdef int32_t c, b
+        cdef Around* a
+        out = []
+        for c in range(self.g.ncells):
+            a = &self.g.around[c]
+            out.append(([a.at + b for b in range(64) if (a.win >> b) & 1],
+                        [(a.word << 6) + b for b in range(64) if (a.lo >> b) & 1]
+                        + [((a.word + 1) << 6) + b for b in range(64) if (a.hi >> b) & 1],
+                        (a.at, a.word, a.shift, a.back)))
+        return out
 
     def _core_from_position(self, reader):
         """``board`` (cell -> colour digit 1 or 2), ``to_move`` (-1 once over) and
@@ -557,6 +714,22 @@ cdef class OustGame(Game):
             raise reader.fail(f"passes is 1 but player {1 - to_move} had a placement, so could not pass")
         s.h.hash = oust_hash_full(&s, &self.g)
         return _core_bytes(&s)
+
+
+cdef void _fill_around(Around* a, neighbours) except *:
+    cdef int32_t at = min(neighbours), shift, d
+    if max(neighbours) - at >= 64:
+        raise ParameterError(f"oust: a cell's neighbours span {max(neighbours) - at + 1} cells, over 64")
+    a.at = at
+    a.word = at >> 6
+    a.shift = at & 63
+    a.back = 63 - a.shift
+    a.win = 0
+    for d in neighbours:
+        a.win |= (<uint64_t>1) << (d - at)
+    shift = at & 63
+    a.lo = a.win << shift
+    a.hi = (a.win >> 1) >> (63 - shift)
 
 
 cdef bytes _core_bytes(OustCore* s):
@@ -645,8 +818,9 @@ cdef class OustState(State):
 
     def _chain_table(self):
         """The raw bookkeeping (for tests): per cell root, next, size, colour, reach; per
-        colour chains, stones, the cells where it may place (brought up to date) and
-        the cells still to evaluate for it (``stale``; none for the colour to move)."""
+        colour chains, stones, the cells where it may place (brought up to date), the
+        cells still to evaluate for it (``stale``; none for the colour to move) and
+        the cells next to its stones (``near``)."""
         cdef OustCore* s = self._s()
         cdef int32_t n = self._g().ncells, c
         sets = self._legal_sets()
@@ -655,7 +829,8 @@ cdef class OustState(State):
                 "reach": [s.reach[c] for c in range(n)],
                 "chains": [s.ch.chains[0], s.ch.chains[1]], "stones": [s.ch.stones[0], s.ch.stones[1]],
                 "legal": [cells for cells, _ in sets], "nlegal": [count for _, count in sets],
-                "stale": [[c for c in range(n) if bit_get(s.stale[k], c)] for k in range(2)]}
+                "stale": [[c for c in range(n) if bit_get(s.stale[k], c)] for k in range(2)],
+                "near": [[c for c in range(n) if bit_get(s.near[k], c)] for k in range(2)]}
 
     def _legal_sets(self, bint from_scratch=False):
         """Per colour, the cells where it may place (for tests): the incremental
@@ -706,7 +881,7 @@ cdef class OustState(State):
             n = oust_legal(&node, g, buf)
             for i in range(n):
                 c = buf[i]
-                if c == g.pass_action or not _touches_own(&node, g, c, p):
+                if c == g.pass_action or not bit_get(node.near[p], c):
                     total += 1
                     continue
                 memcpy(&child, &node, sizeof(OustCore))

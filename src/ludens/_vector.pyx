@@ -155,7 +155,7 @@ cdef void run_block(Batch* b, Worker* w) noexcept nogil:
                 b.actions_out[i] = mask_select(b.mask + <size_t>i * b.num_actions, b.num_actions,
                                                <int32_t>rng_below(&b.rngs[i], <unsigned int>b.nlegal[i]))
             else:                    # a live game without legal actions (a rules bug): step refuses it
-                b.actions_out[i] = -1
+                b.actions_out[i] = -1    # (so does mask_select on a mask written over by hand)
     elif b.job == JOB_VIEW:
         for i in range(w.lo, w.hi):
             write_view(b, i, w.scratch)
@@ -221,7 +221,8 @@ cdef class VectorEnv:
         board hexes, setup phase, the previous turn was a pass;
       - tiptoptoe: own, opponent's, empty, numbers labelling 1 / 2 / 3
         squares, number / 39, houses occupied by the mover / the opponent;
-    * ``info["legal_action_mask"]`` bool ``[num_envs, num_actions]`` and
+    * ``info["legal_action_mask"]`` bool ``[num_envs, num_actions]``
+      (read-only: ``random_actions()`` draws from it) and
       ``info["current_player"]`` int32 ``[num_envs]``: the seat to move;
     * ``rewards`` float32 ``[num_envs, num_players]`` by seat: the game's
       returns on the step that ends it, 0 on every other step (and on
@@ -317,6 +318,7 @@ cdef class VectorEnv:
         self._obs = np.zeros(shape, dtype=np.float32)
         self._final_obs = np.zeros(shape, dtype=np.float32)
         self._mask = np.zeros((self.num_envs, g.num_actions), dtype=np.bool_)
+        self._mask.flags.writeable = False   # random_actions() draws from it: users read, never write
         self._player = np.zeros(self.num_envs, dtype=np.int32)
         self._rewards = np.zeros((self.num_envs, g.num_players), dtype=np.float32)
         self._terminated = np.zeros(self.num_envs, dtype=np.bool_)
