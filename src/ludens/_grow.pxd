@@ -324,14 +324,19 @@ cdef inline int32_t grow_legal(const GrowCore* s, const GrowTables* g, int32_t* 
     return n + 1
 
 
+cdef inline uint64_t grow_legal_word(const GrowCore* s, int32_t w) noexcept nogil:
+    """Word ``w`` of the cells where the mover may place a stone now (a live game)."""
+    if s.phase == START:
+        return s.empty[w]
+    if s.phase == GROW:
+        return s.avail[w]
+    return s.empty[w] & ~s.libs[PRIVILEGED][w]
+
+
 cdef inline bint grow_is_legal(const GrowCore* s, const GrowTables* g, int32_t a) noexcept nogil:
     if a == g.end_action:
         return s.phase == PLANT
-    if s.phase == START:
-        return bit_get(s.empty, a)
-    if s.phase == GROW:
-        return bit_get(s.avail, a)
-    return bit_get(s.empty, a) and not bit_get(s.libs[PRIVILEGED], a)
+    return (grow_legal_word(s, a >> 6) >> (a & 63)) & 1
 
 
 cdef inline uint64_t grow_hash(const GrowCore* s, const GrowTables* g) noexcept nogil:
@@ -375,6 +380,9 @@ cdef inline int32_t grow_playout_draw(const GrowCore* s, const GrowTables* g, Rn
 cdef inline void grow_geom_fill(GrowTables* g, object board, int32_t n, bint hex, int32_t end_action) except *:
     """The board part of ``g`` from an n x n square or rhombus ``Board`` (cells row by row)."""
     cdef int32_t c, k
+    for c in range(n * n):
+        if board.plane_index(c) != divmod(c, n):
+            raise RuntimeError("grow_observe expects the board's cells in plane order")
     g.n = n
     g.ncells = n * n
     g.nwords = (n * n + 63) // 64
@@ -412,21 +420,36 @@ cdef class GrowState(State):
 cdef inline void grow_observe(const GrowCore* s, const GrowTables* g, int32_t colour, float* out) noexcept nogil:
     """Planes: own stones, opponent's stones, empty, stones placed this turn, the
     cells that are legal actions now, and all ones while the privilege is alive
-    (nobody had grown before this turn)."""
-    cdef int32_t area = geo_plane_area(&g.geo), c, at
-    cdef bint alive = (not s.grown) or s.priv
-    for c in range(g.ncells):
-        at = geo_plane_at(&g.geo, c)
-        if s.ch.colour[c] < 0:
-            out[2 * area + at] = 1.0
-        else:
-            out[(0 if s.ch.colour[c] == colour else 1) * area + at] = 1.0
-        if bit_get(s.fresh, c):
-            out[3 * area + at] = 1.0
-        if s.h.to_move >= 0 and grow_is_legal(s, g, c):
-            out[4 * area + at] = 1.0
-        if alive:
-            out[5 * area + at] = 1.0
+    (nobody had grown before this turn).
+
+    Every float is written (the games declare ``observe_dense``): the boards
+    fill their planes with cell c at offset c (grow_geom_fill checks it), so
+    each plane is one loop over contiguous memory, reading local copies (a
+    store through ``out`` could alias the core, which would keep the
+    compiler to one cell at a time).
+    """
+    cdef int32_t area = g.ncells, c, w
+    cdef int8_t cells[CHAIN_MAX_CELLS]
+    cdef uint64_t fresh[GROW_WORDS]
+    cdef uint64_t legal[GROW_WORDS]
+    cdef int8_t own = <int8_t>colour, other = <int8_t>(1 - colour)
+    cdef float alive = (not s.grown) or s.priv
+    memcpy(cells, s.ch.colour, area)
+    for w in range(g.nwords):
+        fresh[w] = s.fresh[w]
+        legal[w] = grow_legal_word(s, w) if s.h.to_move >= 0 else 0
+    for c in range(area):
+        out[c] = <float>(cells[c] == own)
+    for c in range(area):
+        out[area + c] = <float>(cells[c] == other)
+    for c in range(area):
+        out[2 * area + c] = <float>(cells[c] < 0)
+    for c in range(area):
+        out[3 * area + c] = <float>((fresh[c >> 6] >> (c & 63)) & 1)
+    for c in range(area):
+        out[4 * area + c] = <float>((legal[c >> 6] >> (c & 63)) & 1)
+    for c in range(area):
+        out[5 * area + c] = alive
 
 
 cdef inline void grow_keys_fill(GrowTables* g, uint64_t* x) noexcept nogil:

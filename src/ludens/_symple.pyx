@@ -109,6 +109,7 @@ SYMPLE_RULES.returns = symple_returns
 SYMPLE_RULES.scores = symple_scores
 SYMPLE_RULES.hash_full = grow_rules_hash
 SYMPLE_RULES.observe = symple_observe
+SYMPLE_RULES.observe_dense = True         # the square fills its planes
 SYMPLE_RULES.after_turn = NULL
 SYMPLE_RULES.playout = symple_playout
 

@@ -118,10 +118,10 @@ cdef void sh_observe(const void* core, const void* geom, int32_t colour, float* 
     # Symple's six planes, then Hex's "connects top and bottom" plane.
     cdef const GrowTables* g = <const GrowTables*>geom
     cdef int32_t area = geo_plane_area(&g.geo), i
+    cdef float joins = colour == 0
     grow_observe(<const GrowCore*>core, g, colour, out)
-    if colour == 0:
-        for i in range(area):
-            out[6 * area + i] = 1.0
+    for i in range(area):
+        out[6 * area + i] = joins
 
 
 cdef void sh_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
@@ -138,6 +138,7 @@ SYMPLE_HEX_RULES.returns = sh_returns
 SYMPLE_HEX_RULES.scores = sh_scores
 SYMPLE_HEX_RULES.hash_full = grow_rules_hash
 SYMPLE_HEX_RULES.observe = sh_observe
+SYMPLE_HEX_RULES.observe_dense = True     # the rhombus fills its planes
 SYMPLE_HEX_RULES.after_turn = NULL
 SYMPLE_HEX_RULES.playout = sh_playout
 
