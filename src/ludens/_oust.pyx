@@ -311,11 +311,11 @@ cdef void _pass(OustCore* s, const OustTables* g) noexcept nogil:
         _end_turn(s, g)
 
 
-cdef inline void _settle(OustCore* s, int32_t k, int32_t w, uint64_t cells, uint64_t ok) noexcept nogil:
-    """Colour k's legal bits of ``cells`` (in word w) are those of ``ok``: no longer stale."""
-    cdef uint64_t was = s.legal[k][w], now = (was & ~cells) | (cells & ok)
-    s.legal[k][w] = now
-    s.nlegal[k] += popcount64(now) - popcount64(was)
+cdef inline void _settle(OustCore* s, int32_t k, int32_t w, uint64_t cells, bint ok) noexcept nogil:
+    """Colour k's legal bits of ``cells`` (in word w) are all ``ok``: no longer stale."""
+    cdef uint64_t flip = cells & (s.legal[k][w] ^ (0 - <uint64_t>ok))
+    s.legal[k][w] ^= flip
+    s.nlegal[k] += popcount64(flip) * (2 * ok - 1)
     s.stale[k][w] &= ~cells
 
 
@@ -335,7 +335,7 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c, uint64_t lo
     """
     cdef int32_t p = s.h.to_move, q = 1 - p, r, w
     cdef const Around* a = &g.around[c]
-    cdef uint64_t x = _near(s.stones[q], a), lo, hi, ok
+    cdef uint64_t x = _near(s.stones[q], a), lo, hi
     cdef uint64_t around[WORDS]
     chains_add_alone(&s.ch, c, p)
     s.reach[c] = 0
@@ -356,14 +356,13 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c, uint64_t lo
     s.stale[p][w] |= lo
     s.stale[p][w + 1] |= hi
     # The lone cells: legal iff the largest enemy touching the pair is 1.
-    ok = 0 if s.reach[c] != 1 else ~(<uint64_t>0)      # when no enemy is next to the cell
     lone_lo &= lo
     lone_hi &= hi
     if s.reach[c] <= 1:                 # else too big an enemy: none is legal
         lone_lo &= ~s.near[q][w]
         lone_hi &= ~s.near[q][w + 1]
-    _settle(s, p, w, lone_lo, ok)
-    _settle(s, p, w + 1, lone_hi, ok)
+    _settle(s, p, w, lone_lo, s.reach[c] == 1)       # when no enemy is next to the cell
+    _settle(s, p, w + 1, lone_hi, s.reach[c] == 1)
     _end_turn(s, g)
 
 
