@@ -156,16 +156,16 @@ cdef void _chain_around(const OustCore* s, const OustTables* g, int32_t root, ui
             return
 
 
-cdef uint64_t _only_next_to(const OustCore* s, const OustTables* g, int32_t w, uint64_t cells,
-                            int32_t colour, const uint64_t* members) noexcept nogil:
-    """The ``cells`` (bits of word w) whose ``colour`` neighbours are all in ``members``."""
-    cdef uint64_t only = 0
+cdef uint64_t _next_to_none(const OustTables* g, int32_t w, uint64_t cells,
+                            const uint64_t* stones) noexcept nogil:
+    """The ``cells`` (bits of word w) next to none of ``stones``."""
+    cdef uint64_t none = 0
     cdef const Around* a
     while cells:
         a = &g.around[(w << 6) + ctz64(cells)]
-        only |= (cells & (~cells + 1)) & (0 - <uint64_t>((_near(s.stones[colour], a) & ~_near(members, a)) == 0))
+        none |= (cells & (~cells + 1)) & (0 - <uint64_t>(_near(stones, a) == 0))
         cells &= cells - 1
-    return only
+    return none
 
 
 cdef int32_t _largest_chain_in(const OustCore* s, const OustTables* g, const uint64_t* cells,
@@ -441,8 +441,12 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
         set_to_move(&s.h, &g.keys, -1)
         s.h.turn_plies = 0
         return
+    # The cells next to the new chain, no enemy and no other p chain: not legal.
+    cdef uint64_t* others = members     # p's stones outside the new chain, in place
+    for w in range(g.nwords + 1):
+        others[w] = s.stones[p][w] & ~members[w]
     for w in range(g.nwords):
-        _settle(s, p, w, _only_next_to(s, g, w, near_chain[w] & _empty(s, w) & ~s.near[q][w], p, members), 0)
+        _settle(s, p, w, _next_to_none(g, w, near_chain[w] & _empty(s, w) & ~s.near[q][w], others), 0)
     _refresh(s, g, p)
     if s.nlegal[p] > 0:
         s.h.turn_plies += 1
