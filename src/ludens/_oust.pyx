@@ -35,7 +35,10 @@ stone of its colour (they would form a chain of 2, legal only if the
 largest enemy touching it is 1: plain from the stone's reach unless an
 enemy touches the cell too), and those of a capturing chain that touch no
 other stone of its colour and no enemy (not legal: the chain touches no
-enemy after the capture).  The
+enemy after the capture).  And a capture leaves a cell where the mover
+could already join its stones legal while an enemy stone stays next to it
+(the chain formed there can only have grown, the enemies it touches only
+shrunk, and one is left), so such cells are not marked for the mover.  The
 mover's set is always exact, so a playout draws from it as it is: count by
 ``nlegal``, the i-th cell by a select over the words, and ``legal_actions``,
 ``legal_action_mask`` and ``is_legal`` read it too.  A cell marked several
@@ -366,7 +369,8 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c, uint64_t lo
     _end_turn(s, g)
 
 
-cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
+cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c, uint64_t lone_lo,
+                           uint64_t lone_hi) noexcept nogil:
     """Colour p places on ``c`` next to its stones (legal, so every enemy chain
     touching the chain formed is smaller): remove those chains, then mark what
     changed.  For both colours: the empty cells next to the new chain (its size
@@ -376,7 +380,9 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
     reach changes: every enemy chain touching the new chain is gone).  The
     cells next to the new chain, no enemy stone and no other stone of p are
     settled at once: not legal for p (the chain they would join touches no
-    enemy)."""
+    enemy).  A cell legal for p, next to its stones before ``c`` (not one of
+    ``lone_lo``/``lone_hi``, as in ``_place_silent``) and still next to an
+    enemy stays legal for p: it is not marked for p."""
     cdef int32_t p = s.h.to_move, q = 1 - p, x, w, r, j, e
     cdef uint64_t near_chain[WORDS]     # the cells next to the new chain
     cdef uint64_t near_removed[WORDS]   # the cells next to the removed stones
@@ -434,8 +440,11 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
                     break
     for w in range(g.nwords):
         changed = (near_chain[w] | near_removed[w]) & _empty(s, w)
-        s.stale[p][w] |= changed
+        s.stale[p][w] |= changed & ~(s.legal[p][w] & s.near[q][w])
         s.stale[q][w] |= changed
+    w = g.around[c].word
+    s.stale[p][w] |= lone_lo & _empty(s, w)
+    s.stale[p][w + 1] |= lone_hi & _empty(s, w + 1)
     if s.ch.stones[q] == 0:
         s.winner = p
         set_to_move(&s.h, &g.keys, -1)
@@ -469,7 +478,7 @@ cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
     s.h.hash ^= g.zobrist[p][c]
     _occupy(s, g, c, p)
     if capture:
-        _place_capturing(s, g, c)
+        _place_capturing(s, g, c, lone_lo, lone_hi)
     else:
         _place_silent(s, g, c, lone_lo, lone_hi)
 
