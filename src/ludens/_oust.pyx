@@ -38,8 +38,10 @@ other stone of its colour and no enemy (not legal: the chain touches no
 enemy after the capture).  And a capture leaves a cell where the mover
 could already join its stones legal while an enemy stone stays next to it
 (the chain formed there can only have grown, the enemies it touches only
-shrunk, and one is left), so such cells are not marked for the mover.  The
-mover's set is always exact, so a playout draws from it as it is: count by
+shrunk, and one is left), so such cells are not marked for the mover; and
+it leaves a cell the opponent could not take, next to the mover's stones
+before and to none removed, not legal for it (an enemy it touches only
+grew).  The mover's set is always exact, so a playout draws from it as it is: count by
 ``nlegal``, the i-th cell by a select over the words, and ``legal_actions``,
 ``legal_action_mask`` and ``is_legal`` read it too.  A cell marked several
 times before its colour moves is evaluated once.  Three facts keep the
@@ -382,10 +384,13 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c, uint64_t
     settled at once: not legal for p (the chain they would join touches no
     enemy).  A cell legal for p, next to its stones before ``c`` (not one of
     ``lone_lo``/``lone_hi``, as in ``_place_silent``) and still next to an
-    enemy stays legal for p: it is not marked for p."""
-    cdef int32_t p = s.h.to_move, q = 1 - p, x, w, r, j, e
+    enemy stays legal for p: it is not marked for p.  A cell not legal for q
+    (and not stale), next to p's stones before ``c`` and to no removed stone,
+    stays so (the p chain it touches grew, nothing else changed around it):
+    it is not marked for q."""
+    cdef int32_t p = s.h.to_move, q = 1 - p, x, w, r, j, e, k
     cdef uint64_t near_chain[WORDS]     # the cells next to the new chain
-    cdef uint64_t near_removed[WORDS]   # the cells next to the removed stones
+    cdef uint64_t near_removed[WORDS]   # the removed stones and the cells next to them
     cdef uint64_t members[WORDS]        # the new chain's stones
     cdef uint64_t around[WORDS]
     cdef uint64_t t, changed
@@ -402,6 +407,7 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c, uint64_t
             while True:
                 s.h.hash ^= g.zobrist[q][j]
                 bit_clear(s.stones[q], j)
+                bit_set(near_removed, j)
                 _spread(near_removed, &g.around[j])
                 j = s.ch.next[j]
                 if j == r:
@@ -441,10 +447,11 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c, uint64_t
     for w in range(g.nwords):
         changed = (near_chain[w] | near_removed[w]) & _empty(s, w)
         s.stale[p][w] |= changed & ~(s.legal[p][w] & s.near[q][w])
-        s.stale[q][w] |= changed
+        s.stale[q][w] |= changed & (near_removed[w] | s.legal[q][w])
     w = g.around[c].word
-    s.stale[p][w] |= lone_lo & _empty(s, w)
-    s.stale[p][w + 1] |= lone_hi & _empty(s, w + 1)
+    for k in range(2):
+        s.stale[k][w] |= lone_lo & _empty(s, w)
+        s.stale[k][w + 1] |= lone_hi & _empty(s, w + 1)
     if s.ch.stones[q] == 0:
         s.winner = p
         set_to_move(&s.h, &g.keys, -1)
