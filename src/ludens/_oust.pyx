@@ -335,8 +335,10 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c, uint64_t lo
     next to the cell; the others are marked.  For the enemy q, the new stone
     raises to 1 the reach of each q chain around it that had none, and the
     largest enemy next to each empty cell around it that had none: a cell
-    where that matters had nothing to capture, so it was not legal for q (a
-    cell legal for q stays legal), and only those are marked for q.
+    where that matters had nothing to capture: it was not legal for q (a cell
+    legal for q stays legal) and was next to no stone of p (one next to p's
+    stones had an enemy, too large, and still has), and only those are
+    marked for q.
     """
     cdef int32_t p = s.h.to_move, q = 1 - p, r, w
     cdef const Around* a = &g.around[c]
@@ -352,12 +354,13 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c, uint64_t lo
         if s.reach[r] == 0:
             s.reach[r] = 1
             _chain_around(s, g, r, around, NULL)
-            _mark_empty(s, g, around, s.stale[q], s.legal[q])
+            for w in range(g.nwords):
+                s.stale[q][w] |= around[w] & _empty(s, w) & ~(s.legal[q][w] | s.near[p][w])
     w = a.word
     lo = a.lo & _empty(s, w)
     hi = a.hi & _empty(s, w + 1)
-    s.stale[q][w] |= lo & ~s.legal[q][w]
-    s.stale[q][w + 1] |= hi & ~s.legal[q][w + 1]
+    s.stale[q][w] |= lo & lone_lo & ~s.legal[q][w]
+    s.stale[q][w + 1] |= hi & lone_hi & ~s.legal[q][w + 1]
     s.stale[p][w] |= lo
     s.stale[p][w + 1] |= hi
     # The lone cells: legal iff the largest enemy touching the pair is 1.
