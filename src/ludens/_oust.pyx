@@ -232,11 +232,22 @@ cdef inline bint _may_join(const OustCore* s, const OustTables* g, int32_t c, in
     loops over the stones around branch only on their ends: a joined chain is
     told from the ones already counted (at most 3 others: a cell has at most 4
     neighbours apart) with arithmetic, and the largest reach or enemy is a max.
+    The second own stone is read unconditionally.
     """
     cdef const Around* a = &g.around[c]
-    cdef uint64_t x = _near(s.stones[k], a)
+    cdef uint64_t x = _near(s.stones[k], a), one = x & (~x + 1)
     cdef int32_t first = s.ch.root[a.at + ctz64(x)], second = -1, third = -1, r, e, new
     cdef int32_t size = 1 + s.ch.size[first], big = s.reach[first]
+    x &= x - 1
+    # The second own stone without a branch, the first standing in when there
+    # is none (kept as ``second`` only if of another chain): cells next to one
+    # or two own stones then leave the loop below without a mispredicted exit.
+    second = s.ch.root[a.at + ctz64(x | (one & (0 - <uint64_t>(x == 0))))]
+    new = second != first
+    size += s.ch.size[second] & -new
+    e = s.reach[second]
+    big = e if e > big else big
+    second |= -(1 - new)
     x &= x - 1
     while x:
         r = s.ch.root[a.at + ctz64(x)]
