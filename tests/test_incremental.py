@@ -1,4 +1,4 @@
-"""The incremental legal sets of Oust and Symple against a from-scratch recomputation.
+"""Oust's, Symple's and Symple Hex's incremental legal sets against a from-scratch recomputation.
 
 At every ply of random games, for every board kind: the sets the engine keeps
 (and draws its playouts from) equal the ones recomputed from the position
@@ -15,6 +15,7 @@ OUST = [({"size": 2}, 30), ({"size": 5}, 10), ({"size": 7}, 4),
         ({"board": "square", "size": 3}, 30), ({"board": "square", "size": 6}, 8),
         ({"board": "square", "size": 11}, 2)]
 SYMPLE = [({"size": 3}, 30), ({"size": 5}, 15), ({"size": 9}, 5), ({"size": 13}, 2), ({"size": 19}, 1)]
+SYMPLE_HEX = [({"size": 2}, 30), ({"size": 5}, 15), ({"size": 11}, 3), ({"size": 19}, 1)]
 
 
 def _same_sets(state):
@@ -68,9 +69,10 @@ def test_oust_legal_sets(params, games):
         _play(game, 100 + g, check)
 
 
-@pytest.mark.parametrize("params,games", SYMPLE)
-def test_symple_legal_sets(params, games):
-    game = ludens.load("symple", **params)
+@pytest.mark.parametrize("name,params,games", [("symple", p, n) for p, n in SYMPLE]
+                         + [("hex", dict(p, protocol="symple"), n) for p, n in SYMPLE_HEX])
+def test_symple_legal_sets(name, params, games):
+    game = ludens.load(name, **params)
 
     def check(state):
         sets = state._legal_sets()

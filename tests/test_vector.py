@@ -140,9 +140,10 @@ def _snapshot(env):
     return [env.state(i)._core_bytes() for i in range(len(env))], [env.state(i).history for i in range(len(env))]
 
 
-def test_illegal_action_changes_no_env():
+@pytest.mark.parametrize("threads", [1, 3])
+def test_illegal_action_changes_no_env(threads):
     game = ludens.load("hex", size=5)
-    env = ludens.VectorEnv(game, 6, seed=3)
+    env = ludens.VectorEnv(game, 6, seed=3, threads=threads)
     env.reset()
     for _ in range(3):
         env.step(env.random_actions())
@@ -194,7 +195,7 @@ def test_masks_equal_legal_action_mask_after_many_steps():
             np.testing.assert_array_equal(info["legal_action_mask"][i], env.state(i).legal_action_mask())
 
 
-def _run(threads, name="hex", n=64, steps=80, **params):
+def _run(threads, name="hex", n=70, steps=80, **params):
     env = ludens.VectorEnv(ludens.load(name, **params), n, seed=42, threads=threads)
     obs, _ = env.reset()
     trace = [obs.copy()]

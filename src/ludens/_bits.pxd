@@ -80,9 +80,10 @@ cdef inline int32_t bits_counts(const uint64_t* b, int32_t nwords, int32_t* coun
 cdef inline int32_t select_in_word(uint64_t x, int32_t i) noexcept nogil:
     """The position of the i-th set bit of x (0-based, from the low end); i < popcount(x).
 
-    Broadword: the bit counts of the eight bytes, their running sums (one
-    multiply), then the byte holding the bit is the number of running sums
-    not above i, found for all bytes at once; the rest is inside that byte.
+    Broadword and branch-free: the bit counts of the eight bytes, their running
+    sums (one multiply), then the byte holding the bit is the number of running
+    sums not above i, found for all bytes at once; inside that byte the same
+    again, with its eight bits spread out one to a byte.
     """
     cdef uint64_t ones = <uint64_t>0x0101010101010101, highs = <uint64_t>0x8080808080808080
     cdef uint64_t b = x - ((x >> 1) & <uint64_t>0x5555555555555555)
@@ -91,28 +92,31 @@ cdef inline int32_t select_in_word(uint64_t x, int32_t i) noexcept nogil:
     cdef uint64_t sums = b * ones                   # byte k: the set bits in bytes 0..k
     # Byte k of (i | 0x80 per byte) - sums keeps its high bit iff sums_k <= i (all sums < 128).
     cdef uint64_t below = (((<uint64_t>i * ones) | highs) - sums) & highs
-    cdef int32_t k = <int32_t>(((below >> 7) * ones) >> 56)     # bytes wholly below the bit
-    cdef int32_t shift = k << 3
-    if k > 0:
-        i -= <int32_t>((sums >> (shift - 8)) & 0xFF)
-    x = (x >> shift) & 0xFF
-    while i > 0:
-        x &= x - 1
-        i -= 1
-    return shift + ctz64(x)
+    cdef int32_t shift = <int32_t>(((below >> 7) * ones) >> 56) << 3     # bytes wholly below the bit
+    i -= <int32_t>(((sums << 8) >> shift) & 0xFF)   # the set bits in those bytes
+    # Byte j of ``bits``: bit j of the byte holding the bit, as 0 or 1.
+    cdef uint64_t bits = ((((x >> shift) & 0xFF) * ones) & <uint64_t>0x8040201008040201)
+    bits = ((bits + <uint64_t>0x7F7F7F7F7F7F7F7F) & highs) >> 7
+    below = (((<uint64_t>i * ones) | highs) - bits * ones) & highs
+    return shift + <int32_t>(((below >> 7) * ones) >> 56)
 
 
-cdef inline int32_t bits_select(const uint64_t* b, const int32_t* counts, int32_t i) noexcept nogil:
+cdef inline int32_t bits_select(const uint64_t* b, const int32_t* counts, int32_t nwords,
+                                int32_t i) noexcept nogil:
     """The i-th set position of b (0-based, increasing) given ``bits_counts``; i below the total.
 
     This is the draw ``rng_below(n)`` over a sorted list of the set positions,
-    without writing the list.
+    without writing the list.  The word holding it is found without branches
+    (it is as unpredictable as the draw): the words wholly before it are the
+    ones whose running count is not above i.
     """
-    cdef int32_t w = 0
-    while i >= counts[w]:
-        i -= counts[w]
-        w += 1
-    return (w << 6) + select_in_word(b[w], i)
+    cdef int32_t w, word = 0, before = 0, upto = 0
+    for w in range(nwords):
+        upto += counts[w]
+        if upto <= i:           # (a conditional move)
+            before = upto
+            word = w + 1
+    return (word << 6) + select_in_word(b[word], i - before)
 
 
 cdef inline int32_t bits_select_scan(const uint64_t* b, int32_t i) noexcept nogil:

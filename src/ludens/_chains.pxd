@@ -85,14 +85,10 @@ cdef inline void chains_add_alone(Chains* ch, int cell, int colour) noexcept nog
     ch.chains[colour] += 1
 
 
-cdef inline int chains_add(Chains* ch, const Geometry* g, int cell, int colour,
-                           SizeHist* hist) noexcept nogil:
-    """Put a ``colour`` stone on the empty ``cell``, merging the chains it joins.
-
-    Returns the root of the chain that now holds the stone.
-    """
-    cdef int16_t roots[8]
-    cdef int n = chains_adjacent(ch, g, cell, colour, roots)
+cdef inline int chains_add_roots(Chains* ch, int cell, int colour, const int16_t* roots, int n,
+                                 SizeHist* hist) noexcept nogil:
+    """``chains_add`` (below) given the distinct roots of the ``colour`` chains next to
+    ``cell`` (as ``chains_adjacent`` writes them), for callers that have them."""
     cdef int i, big, small, m, after
     chains_add_alone(ch, cell, colour)
     _hist_move(hist, colour, 0, 1)
@@ -116,6 +112,17 @@ cdef inline int chains_add(Chains* ch, const Geometry* g, int cell, int colour,
         ch.size[big] += ch.size[small]
         ch.chains[colour] -= 1
     return big
+
+
+cdef inline int chains_add(Chains* ch, const Geometry* g, int cell, int colour,
+                           SizeHist* hist) noexcept nogil:
+    """Put a ``colour`` stone on the empty ``cell``, merging the chains it joins.
+
+    Returns the root of the chain that now holds the stone.
+    """
+    cdef int16_t roots[8]
+    cdef int n = chains_adjacent(ch, g, cell, colour, roots)
+    return chains_add_roots(ch, cell, colour, roots, n, hist)
 
 
 cdef inline int chains_remove(Chains* ch, int root, SizeHist* hist) noexcept nogil:

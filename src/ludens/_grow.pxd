@@ -13,19 +13,31 @@ Everything is kept incrementally:
 
 * ``Chains`` (ludens/_chains.pxd): the chains with member lists.
 * Bitsets over the cells: ``empty``, ``libs[k]`` (empty cells next to a
-  colour-k stone) and, during a grow, ``avail`` (the legal grow stones now).
+  colour-k stone) and, during a grow, ``avail`` (the legal grow stones now)
+  with its count ``navail`` and its cells per word ``avail_count``, so a
+  playout draws a grow stone without counting words, and the grow is
+  maximal exactly when ``navail`` is 0.
 * During a grow, ``fresh`` marks the stones placed this turn and ``grew[r]``
   marks a live chain (by its root) that contains one.  New stones merge only
   with the chains they grow, so a start-of-turn chain has grown exactly when
   its live chain is marked.  A cell is a legal grow stone iff it is empty,
   touches an old (not fresh) own stone, and touches no old own stone of a
   marked chain.  ``avail`` starts as ``libs[mover]``; when a chain grows, its
-  liberties are struck out: one walk over its members marks them, and their
-  neighbours go with a few word-parallel shifts.  The grow is maximal exactly
-  when ``avail`` is empty.
+  liberties are struck out (the stone's own cell among them): a lone stone
+  strikes its neighbours one by one; a larger chain marks its members and
+  strikes their neighbours with a few word-parallel shifts.  The members
+  come from one walk of the chain's list, or in ``grow_playout`` from the
+  playout's own bitset of each chain's stones (``members``, kept as stones
+  are added), which saves the walk's chain of dependent loads.  Stones
+  placed this turn never add cells to ``avail``.
+
+The functions of a stone take the board's neighbour count ``nnbrs``
+(SQUARE_NBRS or RHOMBUS_NBRS, as in ``GrowTables.nnbrs``): a game passes the
+constant, so the compiler unrolls the neighbour loops.
 
 A turn's actions: ``grow_begin`` (START, the first cell touches an own chain),
-then per grow stone ``grow_before_stone``, the game's own put (``grow_put``
+then per grow stone ``grow_before_stone`` (which finds the mover's chains
+next to the stone), the game's own put (``grow_put_roots`` with those chains,
 plus whatever it tracks), ``grow_after_stone`` (False: the turn is over);
 ``grow_finish_turn`` forgets the turn's marks.  The combinatorics of whole
 turns (grows as maximal matchings) are in src/ludens/_grow.pyx.
@@ -34,16 +46,19 @@ turns (grows as maximal matchings) are in src/ludens/_grow.pyx.
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memcpy, memset
 
-from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_list, bits_select, ctz64
+from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_list, bits_select, ctz64, popcount64
 from ludens._board cimport Geometry, geo_plane_area, geo_plane_at
-from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add, chains_adjacent, chains_clear
+from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add_roots, chains_clear
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
-from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, apply_fn, playout_applied, playout_draw,
+from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, playout_applied, playout_draw,
                             playout_running, seat_hash, seat_keys_fill)
 
 cdef enum:
     GROW_WORDS = (CHAIN_MAX_CELLS + 63) // 64
-    GROW_MAX_NBRS = 6
+    SQUARE_NBRS = 4
+    RHOMBUS_NBRS = 6
+    GROW_MAX_NBRS = RHOMBUS_NBRS
+    GROW_STRIKE_ONE_BY_ONE = 1      # a grown chain up to this size strikes its neighbours cell by cell
     NOWHERE = CHAIN_MAX_CELLS - 1   # the missing neighbour of an edge cell: a cell index
                                     # beyond every board, whose bits are never set
     PRIVILEGED = 1                  # the colour with the balancing privilege
@@ -57,8 +72,7 @@ ctypedef struct GrowTables:
     int32_t n                     # cells per row
     int32_t ncells
     int32_t nwords
-    int32_t nnbrs                 # 4 (square) or 6 (hex rhombus)
-    int32_t hex                   # rhombus: also the neighbours (q + 1, r - 1) and (q - 1, r + 1)
+    int32_t nnbrs                 # SQUARE_NBRS, or RHOMBUS_NBRS: also (q + 1, r - 1) and (q - 1, r + 1)
     int32_t end_action
     int16_t nb[CHAIN_MAX_CELLS][GROW_MAX_NBRS]   # neighbours, NOWHERE beyond nnbrs or off the board
     uint64_t not_first_col[GROW_WORDS]           # cells not in the first column
@@ -75,21 +89,14 @@ ctypedef struct GrowCore:
     int32_t phase
     int32_t grown                 # someone has grown: the privilege is gone
     int32_t priv                  # the turn in progress is the privileged grow
-    int32_t _pad
+    int32_t navail                # during a grow: the number of cells in ``avail``
     uint64_t empty[GROW_WORDS]
     uint64_t libs[2][GROW_WORDS]  # empty cells next to a stone of each colour
     uint64_t avail[GROW_WORDS]    # during a grow: the legal grow stones
     uint64_t fresh[GROW_WORDS]    # stones placed in the turn in progress
-    int8_t grew[CHAIN_MAX_CELLS]  # during a grow, at a chain's root: it holds a fresh stone
+    int32_t avail_count[GROW_WORDS]   # the cells of ``avail`` in each word (they sum to navail)
+    int8_t grew[CHAIN_MAX_CELLS]  # at a live chain's root: it holds a fresh stone (0 elsewhere)
     Chains ch
-
-
-cdef inline bint _any_bit(const uint64_t* b, int32_t nwords) noexcept nogil:
-    cdef int32_t w
-    for w in range(nwords):
-        if b[w]:
-            return True
-    return False
 
 
 cdef inline bint grow_any_plant(const GrowCore* s, int32_t colour, int32_t nwords) noexcept nogil:
@@ -105,43 +112,104 @@ cdef inline void grow_set_phase(GrowCore* s, const GrowTables* g, int32_t phase)
     s.phase = phase
 
 
-cdef inline int32_t grow_put(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour) noexcept nogil:
-    """A stone of ``colour`` on the empty cell c: bitsets, chains, hash; its chain's root."""
-    cdef int32_t k, nb
+cdef inline int32_t grow_own_roots(const GrowCore* s, const GrowTables* g, int32_t c, int32_t colour,
+                                   int16_t* roots, int32_t nnbrs) noexcept nogil:
+    """The distinct roots of the ``colour`` chains next to c, into ``roots``; how
+    many.  Without data-dependent branches: each neighbour writes its root (-1
+    unless ``colour``) at the end of the list, which grows if it is a new one."""
+    cdef int16_t seen[GROW_MAX_NBRS]
+    cdef int32_t k, j, nb, r, first, n = 0
+    for k in range(nnbrs):
+        nb = g.nb[c][k]
+        first = s.ch.colour[nb] == colour
+        r = ((s.ch.root[nb] + 1) & -first) - 1      # the root if ``colour``, else -1 (no branch)
+        for j in range(k):
+            first &= seen[j] != r
+        seen[k] = <int16_t>r
+        roots[n] = <int16_t>r
+        n += first
+    return n
+
+
+cdef inline int32_t grow_put_roots(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour, const int16_t* roots,
+                                   int32_t n, int32_t nnbrs, uint64_t* members) noexcept nogil:
+    """A stone of ``colour`` on the empty cell c, next to the chains ``roots``
+    (``grow_own_roots``): bitsets, chains, hash, and ``members`` unless NULL;
+    its chain's root."""
+    cdef int32_t k, nb, root, i, w
+    cdef uint64_t* into
     bit_clear(s.empty, c)
     bit_clear(s.libs[0], c)
     bit_clear(s.libs[1], c)
-    for k in range(g.nnbrs):
+    for k in range(nnbrs):
         nb = g.nb[c][k]
-        if bit_get(s.empty, nb):
-            bit_set(s.libs[colour], nb)
+        s.libs[colour][nb >> 6] |= s.empty[nb >> 6] & ((<uint64_t>1) << (nb & 63))
     s.h.hash ^= g.zobrist[colour][c]
-    return chains_add(&s.ch, &g.geo, c, colour, NULL)
+    root = chains_add_roots(&s.ch, c, colour, roots, n, NULL)
+    for i in range(n):
+        if roots[i] != root:
+            s.grew[roots[i]] = 0        # no longer a root: the chain's flag lives at ``root``
+    if members != NULL:            # the chain's stones: c's and those of the chains it joined
+        into = &members[root * g.nwords]
+        if root == c:
+            for w in range(g.nwords):
+                into[w] = 0
+        bit_set(into, c)
+        for i in range(n):
+            if roots[i] != root:
+                for w in range(g.nwords):
+                    into[w] |= members[roots[i] * g.nwords + w]
+    return root
 
 
-cdef inline uint64_t _shift_up(const uint64_t* m, int32_t w, int32_t nw, int32_t k) noexcept nogil:
-    """Word w of the bitset m shifted towards higher cells by k (1 <= k < 64)."""
-    return (m[w] << k) | ((m[w - 1] >> (64 - k)) if w > 0 else 0)
+cdef inline int32_t grow_put(GrowCore* s, const GrowTables* g, int32_t c, int32_t colour,
+                             int32_t nnbrs, uint64_t* members) noexcept nogil:
+    """A stone of ``colour`` on the empty cell c: bitsets, chains, hash (and
+    ``members`` unless NULL); its chain's root."""
+    cdef int16_t roots[GROW_MAX_NBRS]
+    return grow_put_roots(s, g, c, colour, roots, grow_own_roots(s, g, c, colour, roots, nnbrs), nnbrs, members)
 
 
-cdef inline uint64_t _shift_down(const uint64_t* m, int32_t w, int32_t nw, int32_t k) noexcept nogil:
-    return (m[w] >> k) | ((m[w + 1] << (64 - k)) if w + 1 < nw else 0)
+cdef inline void _strike_around_cell(GrowCore* s, const GrowTables* g, int32_t m, int32_t nnbrs) noexcept nogil:
+    """Take the neighbours of the cell m out of ``avail``, one by one (without branches)."""
+    cdef int32_t k, nb, w, hit
+    cdef uint64_t x
+    for k in range(nnbrs):
+        nb = g.nb[m][k]
+        w = nb >> 6
+        x = s.avail[w] & ((<uint64_t>1) << (nb & 63))
+        hit = <int32_t>(x >> (nb & 63))
+        s.avail[w] ^= x
+        s.avail_count[w] -= hit
+        s.navail -= hit
 
 
-cdef inline void grow_strike_neighbours(uint64_t* bits, const uint64_t* mark, const GrowTables* g) noexcept nogil:
-    """Clear from ``bits`` every cell next to a cell of ``mark`` (bit-parallel:
+cdef inline void _strike_around_mark(GrowCore* s, const GrowTables* g, const uint64_t* mark,
+                                     int32_t lo, int32_t hi, int32_t nnbrs) noexcept nogil:
+    """Take every neighbour of a cell of ``mark`` out of ``avail``, word-parallel:
     cells are numbered row by row, so neighbours are shifts by 1 and by n, and
-    on the rhombus by n - 1 too)."""
-    cdef int32_t w, n = g.n, nw = g.nwords
-    cdef uint64_t nb
-    for w in range(nw):
-        nb = (_shift_up(mark, w, nw, 1) & g.not_first_col[w]) \
-            | (_shift_down(mark, w, nw, 1) & g.not_last_col[w]) \
-            | _shift_up(mark, w, nw, n) | _shift_down(mark, w, nw, n)
-        if g.hex and n > 1:
-            nb |= (_shift_down(mark, w, nw, n - 1) & g.not_first_col[w]) \
-                | (_shift_up(mark, w, nw, n - 1) & g.not_last_col[w])
-        bits[w] &= ~nb
+    on the rhombus by n - 1 too.  ``mark[w + 1]`` is word w of the marked set,
+    with a zero word either side; its cells lie in words lo..hi, so (n < 64)
+    only the words lo - 1..hi + 1 can change."""
+    cdef int32_t w, k, n = g.n, first = lo - 1 if lo > 0 else 0, last = hi + 2 if hi + 2 < g.nwords else g.nwords
+    cdef uint64_t x, below, above, cells
+    cdef uint64_t struck[GROW_WORDS]
+    for w in range(first, last):         # (separate from the counting below, so it vectorises)
+        x = mark[w + 1]
+        below = mark[w]
+        above = mark[w + 2]
+        cells = ((((x << 1) | (below >> 63)) & g.not_first_col[w])
+                 | (((x >> 1) | (above << 63)) & g.not_last_col[w])
+                 | (x << n) | (below >> (64 - n)) | (x >> n) | (above << (64 - n)))
+        if nnbrs == RHOMBUS_NBRS and n > 1:
+            cells |= ((((x >> (n - 1)) | (above << (65 - n))) & g.not_first_col[w])
+                      | (((x << (n - 1)) | (below >> (65 - n))) & g.not_last_col[w]))
+        struck[w] = s.avail[w] & cells
+    for w in range(first, last):
+        k = popcount64(struck[w])
+        s.avail[w] ^= struck[w]
+        s.avail_count[w] -= k
+        s.navail -= k
 
 
 cdef inline void grow_begin(GrowCore* s, const GrowTables* g) noexcept nogil:
@@ -155,41 +223,61 @@ cdef inline void grow_begin(GrowCore* s, const GrowTables* g) noexcept nogil:
         s.grown = 1
         s.h.hash ^= g.z_grown
     memcpy(s.avail, s.libs[colour], sizeof(s.avail))
+    s.navail = bits_counts(s.avail, g.nwords, s.avail_count)
 
 
-cdef inline void grow_before_stone(GrowCore* s, const GrowTables* g, int32_t c) noexcept nogil:
+cdef inline int32_t grow_before_stone(GrowCore* s, const GrowTables* g, int32_t c, int16_t* roots,
+                                      int32_t nnbrs, const uint64_t* members) noexcept nogil:
     """The legal grow stone c is about to be placed: the start-of-turn chains it
-    grows now may not grow again, so their liberties leave ``avail``."""
-    cdef int16_t roots[8]
-    cdef int32_t n = chains_adjacent(&s.ch, &g.geo, c, s.h.to_move, roots)
-    cdef int32_t i, r, m
-    cdef uint64_t mark[GROW_WORDS]
+    grows now may not grow again, so their liberties leave ``avail`` (c among
+    them).  With ``members`` (not NULL) a larger chain's stones are read from
+    there instead of walked.  Writes the roots of the mover's chains next to c
+    (for ``grow_put_roots``); returns how many."""
+    cdef int32_t n = grow_own_roots(s, g, c, s.h.to_move, roots, nnbrs)
+    cdef int32_t i, r, m, w, lo = g.nwords, hi = -1
     cdef bint marked = False
+    cdef uint64_t mark[GROW_WORDS + 2]
     for i in range(n):
         r = roots[i]
         if s.grew[r]:
-            continue            # touched through a fresh stone only (c is legal)
-        if not marked:
-            memset(mark, 0, g.nwords * sizeof(uint64_t))
-            marked = True
+            continue            # holds a fresh stone: touched through it (c is legal)
         m = r
+        if s.ch.size[r] <= GROW_STRIKE_ONE_BY_ONE:
+            while True:
+                _strike_around_cell(s, g, m, nnbrs)
+                m = s.ch.next[m]
+                if m == r:
+                    break
+            continue
+        if not marked:
+            for w in range(GROW_WORDS + 2):
+                mark[w] = 0
+            marked = True
+        if members != NULL:
+            for w in range(g.nwords):
+                mark[w + 1] |= members[r * g.nwords + w]
+            lo = 0
+            hi = g.nwords - 1
+            continue
         while True:
-            bit_set(mark, m)
+            bit_set(&mark[1], m)
+            lo = min(lo, m >> 6)
+            hi = max(hi, m >> 6)
             m = s.ch.next[m]
             if m == r:
                 break
     if marked:
-        grow_strike_neighbours(s.avail, mark, g)
-    bit_clear(s.avail, c)
+        _strike_around_mark(s, g, mark, lo, hi, nnbrs)
+    return n
 
 
-cdef inline bint grow_after_stone(GrowCore* s, const GrowTables* g, int32_t c) noexcept nogil:
-    """The grow stone c is on the board: mark it; False when the turn is over
-    (the grow is maximal and no privileged plant follows)."""
-    s.grew[s.ch.root[c]] = 1
+cdef inline bint grow_after_stone(GrowCore* s, const GrowTables* g, int32_t c, int32_t root) noexcept nogil:
+    """The grow stone c is on the board, in the chain ``root``: mark it; False
+    when the turn is over (the grow is maximal and no privileged plant follows)."""
+    s.grew[root] = 1
     bit_set(s.fresh, c)
     s.h.hash ^= g.z_fresh[c]
-    if _any_bit(s.avail, g.nwords):
+    if s.navail > 0:
         s.h.turn_plies += 1
         return True
     if s.priv and grow_any_plant(s, PRIVILEGED, g.nwords):
@@ -201,17 +289,20 @@ cdef inline bint grow_after_stone(GrowCore* s, const GrowTables* g, int32_t c) n
 
 cdef inline void grow_finish_turn(GrowCore* s, const GrowTables* g) noexcept nogil:
     """The turn is over: forget its marks (the game then sets the colour to move)."""
-    cdef int32_t w
+    cdef int32_t w, c
     cdef uint64_t x
     if s.phase != START:
         for w in range(g.nwords):
             x = s.fresh[w]
             while x:
-                s.h.hash ^= g.z_fresh[(w << 6) + ctz64(x)]
+                c = (w << 6) + ctz64(x)
+                s.h.hash ^= g.z_fresh[c]
+                s.grew[s.ch.root[c]] = 0     # every flag is at the root of a chain holding a fresh stone
                 x &= x - 1
             s.fresh[w] = 0
-            s.avail[w] = 0
-        memset(s.grew, 0, sizeof(s.grew))
+            s.avail[w] = 0              # (a grow cut short by a win leaves cells)
+            s.avail_count[w] = 0
+        s.navail = 0
         grow_set_phase(s, g, START)
         if s.priv:
             s.priv = 0
@@ -270,15 +361,15 @@ cdef inline int32_t grow_playout_draw(const GrowCore* s, const GrowTables* g, Rn
     cdef int32_t n, i, w
     if s.phase == START:
         i = playout_draw(rng, st, g.ncells - s.ch.stones[0] - s.ch.stones[1])
-        return -1 if i < 0 else bits_select(s.empty, empty_count, i)
+        return -1 if i < 0 else bits_select(s.empty, empty_count, g.nwords, i)
     if s.phase == GROW:
-        i = playout_draw(rng, st, bits_counts(s.avail, g.nwords, counts))
-        return -1 if i < 0 else bits_select(s.avail, counts, i)
+        i = playout_draw(rng, st, s.navail)
+        return -1 if i < 0 else bits_select(s.avail, s.avail_count, g.nwords, i)
     for w in range(g.nwords):
         plant[w] = s.empty[w] & ~s.libs[PRIVILEGED][w]
     n = bits_counts(plant, g.nwords, counts)
     i = playout_draw(rng, st, n + 1)     # the plants, then END
-    return g.end_action if i == n else bits_select(plant, counts, i)
+    return g.end_action if i == n else bits_select(plant, counts, g.nwords, i)
 
 
 cdef inline void grow_geom_fill(GrowTables* g, object board, int32_t n, bint hex, int32_t end_action) except *:
@@ -287,8 +378,7 @@ cdef inline void grow_geom_fill(GrowTables* g, object board, int32_t n, bint hex
     g.n = n
     g.ncells = n * n
     g.nwords = (n * n + 63) // 64
-    g.nnbrs = 6 if hex else 4
-    g.hex = hex
+    g.nnbrs = RHOMBUS_NBRS if hex else SQUARE_NBRS
     g.end_action = end_action
     for c in range(n * n):
         if c % n != 0:
@@ -367,19 +457,40 @@ cdef inline uint64_t grow_rules_hash(const void* core, const void* geom) noexcep
     return grow_hash(<const GrowCore*>core, <const GrowTables*>geom)
 
 
+# The game's apply as grow_playout calls it: with the playout's bitsets of each chain's stones.
+ctypedef void (*grow_apply_fn)(void* core, const void* geom, int32_t action, uint64_t* members) noexcept nogil
+
+
+cdef inline void grow_members_fill(const GrowCore* s, const GrowTables* g, uint64_t* members) noexcept nogil:
+    """``members`` at each chain's root: the chain's stones (nwords words a root)."""
+    cdef int32_t c, w
+    for c in range(g.ncells):
+        if s.ch.root[c] == c:
+            for w in range(g.nwords):
+                members[c * g.nwords + w] = 0
+    for c in range(g.ncells):
+        if s.ch.root[c] >= 0:
+            bit_set(&members[s.ch.root[c] * g.nwords], c)
+
+
 cdef inline void grow_playout(GrowCore* s, const GrowTables* g, Rng* rng, int32_t max_plies, PlayoutStats* st,
-                              apply_fn apply) noexcept nogil:
+                              grow_apply_fn apply) noexcept nogil:
     """A random playout with the generic one's draws, without building the legal
     list.  Every action but END fills its cell, so the empty cells per word are
-    counted once and then kept up to date here."""
+    counted once and then kept up to date here; so are the stones of each chain
+    as bitsets (``members``, which the game's ``apply`` keeps through
+    ``grow_put_roots`` and reads in ``grow_before_stone``), so a growing chain's
+    liberties are struck without walking its member list."""
     cdef int32_t empty_count[GROW_WORDS]
+    cdef uint64_t members[CHAIN_MAX_CELLS * GROW_WORDS]
     cdef int32_t a
     bits_counts(s.empty, g.nwords, empty_count)
+    grow_members_fill(s, g, members)
     while playout_running(&s.h, st, max_plies):
         a = grow_playout_draw(s, g, rng, st, empty_count)
         if a < 0:
             return
         if a != g.end_action:
             empty_count[a >> 6] -= 1
-        apply(s, g, a)
+        apply(s, g, a, members)
         playout_applied(&s.h, st)

@@ -85,16 +85,17 @@ cdef class GrowState(State):
 
     def _legal_sets(self, bint from_scratch=False):
         """The incremental cell sets (for tests): ``empty``, ``libs`` per colour,
-        ``avail`` and its count ``navail``; with ``from_scratch`` recomputed from
+        ``avail``, its count ``navail`` and its cells per word; with ``from_scratch`` recomputed from
         the stones and this turn's marks alone, by the rule (a grow stone is an
         empty cell next to a start-of-turn chain, none of whose chains it
         touches has grown yet: touches a stone placed this turn)."""
         cdef GrowCore* s = self._gs()
         cdef GrowTables* g = self._gg()
-        cdef int32_t n = g.ncells, c
+        cdef int32_t n = g.ncells, c, w
         if not from_scratch:
             return {"empty": self._cells(s.empty), "libs": [self._cells(s.libs[0]), self._cells(s.libs[1])],
-                    "avail": self._cells(s.avail), "navail": len(self._cells(s.avail))}
+                    "avail": self._cells(s.avail), "navail": s.navail,
+                    "avail_count": [s.avail_count[w] for w in range(g.nwords)]}
         nbrs = self.game.board.neighbours
         colour = [s.ch.colour[c] for c in range(n)]
         fresh = [bit_get(s.fresh, c) for c in range(n)]
@@ -116,7 +117,10 @@ cdef class GrowState(State):
             grown = {start[d] for c in range(n) if fresh[c] for d in nbrs(c) if d in start}
             avail = [c for c in empty if any(d in start for d in nbrs(c))
                      and not any(d in start and start[d] in grown for d in nbrs(c))]
-        return {"empty": empty, "libs": libs, "avail": avail, "navail": len(avail)}
+        per_word = [0] * g.nwords
+        for c in avail:
+            per_word[c >> 6] += 1
+        return {"empty": empty, "libs": libs, "avail": avail, "navail": len(avail), "avail_count": per_word}
 
     # -- turns ------------------------------------------------------------------
 

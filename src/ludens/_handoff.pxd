@@ -15,12 +15,10 @@ poster and one waiter.  (Yielding the core between loads instead was much
 worse on a busy machine: each yield can hand a whole time slice to another
 process.)
 
-Spinning for a thread that has no core only keeps it off one, so work is
-handed out in *claims*: whoever exchanges a block's claim to the round's
-value first runs the block.  A caller done with its own block claims the
-blocks whose workers have not started theirs (asleep, or waiting for a
-core) and runs them itself; it waits, spinning, only for a worker that is
-running its block.
+The work of a call is cut into chunks that every thread takes in turn
+from one counter (``atomic_fetch_add``) until none are left, so a thread
+that is asleep, or waiting for a core on a busy machine, delays at most the
+chunk it holds, and the others do the rest.
 """
 
 from cpython.pythread cimport (WAIT_LOCK, PyThread_acquire_lock, PyThread_allocate_lock, PyThread_free_lock,
@@ -33,6 +31,7 @@ cdef extern from *:
     static __inline long ludens_load(long* p) { return _InterlockedCompareExchange((volatile long*)p, 0, 0); }
     static __inline void ludens_store(long* p, long v) { _InterlockedExchange((volatile long*)p, v); }
     static __inline long ludens_exchange(long* p, long v) { return _InterlockedExchange((volatile long*)p, v); }
+    static __inline long ludens_fetch_add(long* p, long v) { return _InterlockedExchangeAdd((volatile long*)p, v); }
     #if defined(_M_ARM64)
     static __inline void ludens_pause(void) { __yield(); }
     #else
@@ -42,6 +41,7 @@ cdef extern from *:
     static inline long ludens_load(long* p) { return __atomic_load_n(p, __ATOMIC_SEQ_CST); }
     static inline void ludens_store(long* p, long v) { __atomic_store_n(p, v, __ATOMIC_SEQ_CST); }
     static inline long ludens_exchange(long* p, long v) { return __atomic_exchange_n(p, v, __ATOMIC_SEQ_CST); }
+    static inline long ludens_fetch_add(long* p, long v) { return __atomic_fetch_add(p, v, __ATOMIC_SEQ_CST); }
     #if defined(__x86_64__) || defined(__i386__)
     static inline void ludens_pause(void) { __builtin_ia32_pause(); }
     #elif defined(__aarch64__)
@@ -54,12 +54,13 @@ cdef extern from *:
     long atomic_load "ludens_load"(long* p) noexcept nogil
     void atomic_store "ludens_store"(long* p, long v) noexcept nogil
     long atomic_exchange "ludens_exchange"(long* p, long v) noexcept nogil
+    long atomic_fetch_add "ludens_fetch_add"(long* p, long v) noexcept nogil   # returns the old value
     void cpu_pause "ludens_pause"() noexcept nogil
 
 cdef enum:
     # Loads with a pause between (a pause takes ~1-50 ns by the CPU) before sleeping:
     SPIN_ROUNDS = 1 << 10       # a worker, for the next call: longer than a training loop's gaps
-    SPIN_ROUNDS_BUSY = 1 << 14  # the caller, for a worker running its block
+    SPIN_ROUNDS_BUSY = 1 << 14  # the caller, for the chunks still running elsewhere
     SIGNAL_MASK = 0x3FFFFFFF    # values wrap here (a long may have 32 bits)
 
 
@@ -87,7 +88,9 @@ cdef inline void signal_free(Signal* s) noexcept:
 
 
 cdef inline long signal_next(long value) noexcept nogil:
-    return (value + 1) & SIGNAL_MASK
+    """The value after ``value``: increasing, wrapping to 1 (0 is the value before any post)."""
+    value = (value + 1) & SIGNAL_MASK
+    return value if value else 1
 
 
 cdef inline void signal_post(Signal* s, long value) noexcept nogil:
@@ -115,7 +118,3 @@ cdef inline long signal_wait(Signal* s, long value, bint until_equal, long spin_
             PyThread_acquire_lock(s.lock, WAIT_LOCK)
         spins = 0
 
-
-cdef inline bint claim(long* block, long value) noexcept nogil:
-    """Claim a block of work for round ``value``: True for the first claimant only."""
-    return atomic_exchange(block, value) != value

@@ -14,16 +14,16 @@ on a full board and the scores (stones and chains per colour are kept by the
 grow core's ``Chains``, so ``scores`` is O(1)).
 """
 
-from libc.stdint cimport int32_t, uint64_t
+from libc.stdint cimport int16_t, int32_t, uint64_t
 from libc.string cimport memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._bits cimport bit_get
 from ludens._board cimport Board
-from ludens._grow cimport (GROW, GROW_WORDS, PLANT, START, GrowCore, GrowTables, GrowState, grow_after_stone,
-                           grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn, grow_geom_fill,
-                           grow_keys_fill, grow_observe, grow_playout, grow_put, grow_rules_hash,
-                           grow_rules_is_legal, grow_rules_legal)
+from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, SQUARE_NBRS, START, GrowCore, GrowTables, GrowState,
+                           grow_after_stone, grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn,
+                           grow_geom_fill, grow_keys_fill, grow_observe, grow_playout, grow_put, grow_put_roots,
+                           grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
 from ludens._rng cimport Rng, splitmix64
 from ludens._state cimport Game, PlayoutStats, Rules, State, higher_of_two, set_to_move, two_player_returns
 
@@ -53,21 +53,28 @@ cdef void _end_turn(SympleCore* s, const GrowTables* g) noexcept nogil:
     set_to_move(&s.h, &g.keys, -1 if s.ch.stones[0] + s.ch.stones[1] == g.ncells else 1 - s.h.to_move)
 
 
-cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
-    cdef SympleCore* s = <SympleCore*>core
-    cdef const GrowTables* g = <const GrowTables*>geom
-    cdef int32_t colour = s.h.to_move
+cdef inline void _play(SympleCore* s, const GrowTables* g, int32_t a, uint64_t* members) noexcept nogil:
+    cdef int32_t colour = s.h.to_move, n
+    cdef int16_t roots[GROW_MAX_NBRS]
     if s.phase == START and bit_get(s.libs[colour], a):
         grow_begin(s, g)            # next to an own chain: this turn is a grow
     if s.phase == GROW:
-        grow_before_stone(s, g, a)
-        grow_put(s, g, a, colour)
-        if not grow_after_stone(s, g, a):
+        n = grow_before_stone(s, g, a, roots, SQUARE_NBRS, members)
+        if not grow_after_stone(s, g, a, grow_put_roots(s, g, a, colour, roots, n, SQUARE_NBRS, members)):
             _end_turn(s, g)
     else:                           # a plant, the privilege's plant, or END
         if a != g.end_action:
-            grow_put(s, g, a, colour)
+            grow_put(s, g, a, colour, SQUARE_NBRS, members)
         _end_turn(s, g)
+
+
+cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
+    _play(<SympleCore*>core, <const GrowTables*>geom, a, NULL)
+
+
+cdef void _apply_in_playout(void* core, const void* geom, int32_t a, uint64_t* members) noexcept nogil:
+    # _apply keeping grow_playout's chain bitsets (ludens/_grow.pxd)
+    _play(<SympleCore*>core, <const GrowTables*>geom, a, members)
 
 
 cdef void symple_scores(const void* core, const void* geom, double* out) noexcept nogil:
@@ -90,7 +97,7 @@ cdef void symple_observe(const void* core, const void* geom, int32_t colour, flo
 
 cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                          int32_t* buf, PlayoutStats* st) noexcept nogil:
-    grow_playout(<SympleCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply)
+    grow_playout(<SympleCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply_in_playout)
 
 
 cdef Rules SYMPLE_RULES
@@ -178,7 +185,7 @@ cdef class SympleGame(Game):
         grow_core_clear(&s, &self.g.grow)
         cells = reader.digits(2)
         for c, colour in cells.items():
-            grow_put(&s, &self.g.grow, c, colour)
+            grow_put(&s, &self.g.grow, c, colour, SQUARE_NBRS, NULL)
         big = False
         for c in cells:
             if s.ch.size[s.ch.root[c]] > 1:

@@ -13,17 +13,17 @@ colour that the chain touches (``reach``), updated as stones join chains,
 so a connection is seen in O(1) per stone.
 """
 
-from libc.stdint cimport int8_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._bits cimport bit_get
 from ludens._board cimport Board, geo_plane_area
 from ludens._chains cimport CHAIN_MAX_CELLS
-from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, START, GrowCore, GrowTables, GrowState, grow_after_stone,
-                           grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn, grow_geom_fill,
-                           grow_keys_fill, grow_observe, grow_playout, grow_put, grow_rules_hash,
-                           grow_rules_is_legal, grow_rules_legal)
+from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, RHOMBUS_NBRS, START, GrowCore, GrowTables, GrowState,
+                           grow_after_stone, grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn,
+                           grow_geom_fill, grow_keys_fill, grow_observe, grow_own_roots, grow_playout,
+                           grow_put_roots, grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
 from ludens._rng cimport Rng
 from ludens._state cimport Game, PlayoutStats, Rules, State, set_to_move, two_player_returns
 
@@ -46,16 +46,24 @@ ctypedef struct SymHexCore:
 
 # -- rules ------------------------------------------------------------------
 
-cdef bint _put(SymHexCore* s, const SymHexTables* g, int32_t c, int32_t colour) noexcept nogil:
-    """A stone on the empty cell c; True if its chain now joins the colour's edges."""
-    cdef int32_t k, nb
+cdef inline int32_t _put_roots(SymHexCore* s, const SymHexTables* g, int32_t c, int32_t colour,
+                               const int16_t* roots, int32_t n, uint64_t* members) noexcept nogil:
+    """A stone on the empty cell c next to the chains ``roots``; its chain's root."""
+    cdef int32_t i, root
     cdef int8_t mask = g.edge[colour][c]
-    for k in range(GROW_MAX_NBRS):
-        nb = g.grow.nb[c][k]
-        if s.gc.ch.colour[nb] == colour:
-            mask |= s.reach[s.gc.ch.root[nb]]
-    s.reach[grow_put(&s.gc, &g.grow, c, colour)] = mask
-    return mask == 3
+    for i in range(n):
+        mask |= s.reach[roots[i]]
+    root = grow_put_roots(&s.gc, &g.grow, c, colour, roots, n, RHOMBUS_NBRS, members)
+    s.reach[root] = mask
+    return root
+
+
+cdef inline bint _put(SymHexCore* s, const SymHexTables* g, int32_t c, int32_t colour,
+                      uint64_t* members) noexcept nogil:
+    """A stone on the empty cell c; True if its chain now joins the colour's edges."""
+    cdef int16_t roots[GROW_MAX_NBRS]
+    cdef int32_t n = grow_own_roots(&s.gc, &g.grow, c, colour, roots, RHOMBUS_NBRS)
+    return s.reach[_put_roots(s, g, c, colour, roots, n, members)] == 3
 
 
 cdef void _end_turn(SymHexCore* s, const SymHexTables* g, bint won) noexcept nogil:
@@ -68,23 +76,32 @@ cdef void _end_turn(SymHexCore* s, const SymHexTables* g, bint won) noexcept nog
         set_to_move(&s.gc.h, &g.grow.keys, 1 - colour)
 
 
-cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
-    cdef SymHexCore* s = <SymHexCore*>core
-    cdef const SymHexTables* g = <const SymHexTables*>geom
+cdef inline void _play(SymHexCore* s, const SymHexTables* g, int32_t a, uint64_t* members) noexcept nogil:
     cdef GrowCore* gc = &s.gc
-    cdef int32_t colour = gc.h.to_move
+    cdef int32_t colour = gc.h.to_move, n, root
+    cdef int16_t roots[GROW_MAX_NBRS]
     if gc.phase == START and bit_get(gc.libs[colour], a):
         grow_begin(gc, &g.grow)     # next to an own chain: this turn is a grow
     if gc.phase == GROW:
-        grow_before_stone(gc, &g.grow, a)
-        if _put(s, g, a, colour):
+        n = grow_before_stone(gc, &g.grow, a, roots, RHOMBUS_NBRS, members)
+        root = _put_roots(s, g, a, colour, roots, n, members)
+        if s.reach[root] == 3:
             _end_turn(s, g, True)
-        elif not grow_after_stone(gc, &g.grow, a):
+        elif not grow_after_stone(gc, &g.grow, a, root):
             _end_turn(s, g, False)
     elif a == g.grow.end_action:    # declining the privilege's plant
         _end_turn(s, g, False)
     else:                           # a plant, or the privilege's plant
-        _end_turn(s, g, _put(s, g, a, colour))
+        _end_turn(s, g, _put(s, g, a, colour, members))
+
+
+cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
+    _play(<SymHexCore*>core, <const SymHexTables*>geom, a, NULL)
+
+
+cdef void _apply_in_playout(void* core, const void* geom, int32_t a, uint64_t* members) noexcept nogil:
+    # _apply keeping grow_playout's chain bitsets (ludens/_grow.pxd)
+    _play(<SymHexCore*>core, <const SymHexTables*>geom, a, members)
 
 
 cdef void sh_returns(const void* core, const void* geom, double* out) noexcept nogil:
@@ -109,7 +126,7 @@ cdef void sh_observe(const void* core, const void* geom, int32_t colour, float* 
 
 cdef void sh_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                      int32_t* buf, PlayoutStats* st) noexcept nogil:
-    grow_playout(<GrowCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply)
+    grow_playout(<GrowCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply_in_playout)
 
 
 cdef Rules SYMPLE_HEX_RULES
@@ -191,7 +208,7 @@ cdef class SympleHexGame(Game):
         cells = reader.digits(2)
         connected = set()
         for c, colour in cells.items():
-            if _put(&s, &self.g, c, colour):
+            if _put(&s, &self.g, c, colour, NULL):
                 connected.add(colour)
         if len(connected) > 1:
             raise reader.fail("both colours have connected their edges")

@@ -2,9 +2,9 @@
 """Batched stepping: ``VectorEnv``, N games of one Game stepped in C.
 
 The N cores live in one contiguous block; a step applies one action per game
-without the GIL, splitting the block between ``threads`` threads (the calling
-thread and ``threads - 1`` persistent workers, woken through
-ludens/_handoff.pxd's spinning signals), and writes the
+without the GIL, on ``threads`` threads (the calling thread and ``threads - 1``
+persistent workers, woken through ludens/_handoff.pxd's spinning signals)
+that take chunks of the games from one counter, and writes the
 observations, legal-action masks and players to move into numpy arrays
 allocated once.  Each game keeps its own action history (so ``state(i)`` is
 a faithful State) and, for games with repetition rules, the hashes before
@@ -21,8 +21,8 @@ from libc.string cimport memcpy, memset
 from ludens._rng cimport Rng as RngState
 from ludens._rng cimport rng_below, rng_seed
 from ludens._bits cimport mask_select
-from ludens._handoff cimport (SPIN_ROUNDS, SPIN_ROUNDS_BUSY, Signal, claim, signal_free, signal_init, signal_next,
-                              signal_post, signal_wait)
+from ludens._handoff cimport (SPIN_ROUNDS, SPIN_ROUNDS_BUSY, Signal, atomic_fetch_add, atomic_load, atomic_store,
+                              signal_free, signal_init, signal_next, signal_post, signal_wait)
 from ludens._state cimport Game, Header, Rules, State, write_legal_mask, write_observation
 
 import os
@@ -38,8 +38,9 @@ cdef enum:
     JOB_STEP = 1        # apply actions_in, autoreset finished games, write the views
     JOB_RANDOM = 2      # draw a uniform legal action per game into actions_out
     JOB_VIEW = 3        # write the views (observation, mask, player) of every game
-    JOB_STOP = 4        # workers exit
-    JOB_CHECK = 5       # count the games whose actions_in is out of range or illegal (Worker.nbad)
+    JOB_CHECK = 4       # count the games whose actions_in is out of range or illegal (Batch.nbad)
+    CHUNKS_PER_THREAD = 8   # a thread that stalls holds up at most 1/8 of its share
+    MIN_CHUNK = 16          # games: a chunk's atomic claim stays small beside its work
 
 cdef int32_t MAX_PLIES_LIMIT = 1 << 24
 cdef int MAX_REPORTED = 8          # illegal envs described in an error message
@@ -73,17 +74,26 @@ ctypedef struct Batch:
     uint8_t* truncated
     const int32_t* actions_in
     int32_t* actions_out
+    int32_t num_envs
+    int32_t chunk            # games per chunk
+    long nchunks
+    # A call ("round"): the caller publishes job, round, nbad = chunks_done = 0,
+    # then next_chunk = 0 (after which any thread may claim chunks), then
+    # posts the round on every worker's go signal.
     int job
+    long round
+    long next_chunk          # atomic: the next chunk to claim
+    long chunks_done         # atomic: chunks finished this round
+    long nbad                # atomic: JOB_CHECK's count
+    long stop_round          # atomic: the round that tells the workers to exit (0: none yet)
+    Signal all_done          # posted (the round) by whoever finishes the round's last chunk
 
 
 ctypedef struct Worker:
     Batch* b
-    int32_t lo, hi
     int32_t* scratch           # num_actions ints: a legal list, for games without a legal_mask
-    int32_t nbad               # JOB_CHECK's count over this block
-    Signal go                  # posted by the caller: a job to run (the Batch's job)
-    Signal done                # posted back by the worker when it is done
-    long claimed               # the last round whose block was claimed (by the worker or the caller)
+    Signal go                  # posted by the caller: a round to take chunks of
+    Signal done                # posted back by the worker as it exits (the stop round)
 
 
 cdef inline char* core_of(Batch* b, int32_t i) noexcept nogil:
@@ -143,47 +153,63 @@ cdef void step_one(Batch* b, int32_t i, int32_t* scratch) noexcept nogil:
     write_view(b, i, scratch)
 
 
-cdef void run_block(Batch* b, Worker* w) noexcept nogil:
-    cdef int32_t i
-    if b.job == JOB_STEP:
-        for i in range(w.lo, w.hi):
-            step_one(b, i, w.scratch)
-    elif b.job == JOB_RANDOM:
+cdef int32_t run_range(Batch* b, int job, int32_t lo, int32_t hi, int32_t* scratch) noexcept nogil:
+    """Run ``job`` on games lo..hi-1; JOB_CHECK returns its count of bad actions."""
+    cdef int32_t i, bad = 0
+    if job == JOB_STEP:
+        for i in range(lo, hi):
+            step_one(b, i, scratch)
+    elif job == JOB_RANDOM:
         # rng_below(n) over the sorted legal actions, i.e. the i-th 1 of the mask.
-        for i in range(w.lo, w.hi):
+        for i in range(lo, hi):
             if b.nlegal[i] > 0:
                 b.actions_out[i] = mask_select(b.mask + <size_t>i * b.num_actions, b.num_actions,
                                                <int32_t>rng_below(&b.rngs[i], <unsigned int>b.nlegal[i]))
             else:                    # a live game without legal actions (a rules bug): step refuses it
                 b.actions_out[i] = -1    # (so does mask_select on a mask written over by hand)
-    elif b.job == JOB_VIEW:
-        for i in range(w.lo, w.hi):
-            write_view(b, i, w.scratch)
-    elif b.job == JOB_CHECK:
-        w.nbad = 0
-        for i in range(w.lo, w.hi):
-            w.nbad += not action_ok(b, i, b.actions_in[i])
+    elif job == JOB_VIEW:
+        for i in range(lo, hi):
+            write_view(b, i, scratch)
+    elif job == JOB_CHECK:
+        for i in range(lo, hi):
+            bad += not action_ok(b, i, b.actions_in[i])
+    return bad
+
+
+cdef void run_chunks(Batch* b, int32_t* scratch) noexcept nogil:
+    """Claim and run chunks of the current round until none are left.
+
+    The job, the round and the inputs are read after a chunk is claimed: the
+    caller changes them only once every chunk of the round is done, so a
+    thread that lagged behind a whole round still reads the right ones.
+    """
+    cdef long c
+    cdef int32_t lo, hi, bad
+    while True:
+        c = atomic_fetch_add(&b.next_chunk, 1)
+        if c >= b.nchunks:
+            return
+        lo = <int32_t>(c * b.chunk)
+        hi = min(lo + b.chunk, b.num_envs)
+        bad = run_range(b, b.job, lo, hi, scratch)
+        if bad:
+            atomic_fetch_add(&b.nbad, bad)
+        if atomic_fetch_add(&b.chunks_done, 1) + 1 == b.nchunks:
+            signal_post(&b.all_done, b.round)
 
 
 cdef void worker_main(void* arg) noexcept nogil:
-    # Each round posted on go: unless the caller claimed the block first (it
-    # then ran the block itself and waits for nothing), read the job -- the
-    # caller keeps it until this block is done -- run it and post done.  A
-    # worker that lags may find a later round posted: it takes that one.  The
-    # caller never claims a STOP block, so the worker always sees STOP.
+    # Each round posted on go: take chunks until none are left.  A worker
+    # that lags may find a later round posted: it takes that one (and finds
+    # the chunks of rounds it missed all taken).
     cdef Worker* w = <Worker*>arg
     cdef long round = 0
-    cdef int job
     while True:
         round = signal_wait(&w.go, round, False, SPIN_ROUNDS)
-        if not claim(&w.claimed, round):
-            continue
-        job = w.b.job
-        if job != JOB_STOP:
-            run_block(w.b, w)
-        signal_post(&w.done, round)     # after a STOP the env may be freed: touch nothing
-        if job == JOB_STOP:
+        if round == atomic_load(&w.b.stop_round):
+            signal_post(&w.done, round)     # after this the env may be freed: touch nothing
             return
+        run_chunks(w.b, w.scratch)
 
 
 cdef class VectorEnv:
@@ -191,9 +217,10 @@ cdef class VectorEnv:
 
     ``VectorEnv(game, num_envs, seed=None, threads=1, max_plies=None)``;
     ``game`` is a Game or a name (then ``ludens.load(game)``).  ``threads``
-    (None: one per core) splits the games into contiguous blocks, stepped at
-    once without the GIL by the calling thread and ``threads - 1`` workers
-    that live as long as the env; it pays for batches of hundreds of games.
+    (None: one per core) steps the games at once without the GIL on the
+    calling thread and ``threads - 1`` workers that live as long as the env,
+    each taking chunks of the games until none are left; it pays for
+    batches of hundreds of games.
 
     * ``reset(seed=None)`` starts every game afresh and returns
       ``(observations, info)``;
@@ -344,8 +371,11 @@ cdef class VectorEnv:
             self.workers[k].scratch = <int32_t*>calloc(max(1, self.b.num_actions), sizeof(int32_t))
             if self.workers[k].scratch == NULL:
                 raise MemoryError()
-            self.workers[k].lo = <int32_t>(<int64_t>self.num_envs * k // t)
-            self.workers[k].hi = <int32_t>(<int64_t>self.num_envs * (k + 1) // t)
+        self.b.num_envs = self.num_envs
+        self.b.chunk = max(MIN_CHUNK, (self.num_envs + t * CHUNKS_PER_THREAD - 1) // (t * CHUNKS_PER_THREAD))
+        self.b.nchunks = (self.num_envs + self.b.chunk - 1) // self.b.chunk
+        if not signal_init(&self.b.all_done):
+            raise MemoryError("VectorEnv: cannot allocate a lock")
         for k in range(1, t):
             if not signal_init(&self.workers[k].go) or not signal_init(&self.workers[k].done):
                 raise MemoryError("VectorEnv: cannot allocate a lock")
@@ -363,31 +393,44 @@ cdef class VectorEnv:
     cdef void _run(self, int job) except *:
         """Run ``job`` over every game, on all threads, without the GIL."""
         cdef int k
+        cdef Batch* b = &self.b
         self._ready()
         if self._pid is not None and self._pid != os.getpid():
             raise RuntimeError("a VectorEnv with threads > 1 cannot be used in a forked child "
                                "(its worker threads stayed in the parent); create it in the child")
-        self.b.job = job
         self.round = signal_next(self.round)
+        b.job = job
+        b.round = self.round
+        atomic_store(&b.nbad, 0)
+        atomic_store(&b.chunks_done, 0)
+        atomic_store(&b.next_chunk, 0)          # from here on the chunks may be claimed
         with nogil:
             for k in range(1, self.nstarted + 1):
                 signal_post(&self.workers[k].go, self.round)
-            run_block(&self.b, &self.workers[0])
+            run_chunks(b, self.workers[0].scratch)
+            signal_wait(&b.all_done, self.round, True, SPIN_ROUNDS_BUSY)
+
+    cdef void _stop_workers(self) noexcept:
+        """Tell every started worker to exit, and wait until each has."""
+        cdef int k
+        self.round = signal_next(self.round)
+        atomic_store(&self.b.stop_round, self.round)
+        with nogil:
             for k in range(1, self.nstarted + 1):
-                if job != JOB_STOP and claim(&self.workers[k].claimed, self.round):
-                    run_block(&self.b, &self.workers[k])     # its worker has not started: do it here
-                else:
-                    signal_wait(&self.workers[k].done, self.round, True, SPIN_ROUNDS_BUSY)
+                signal_post(&self.workers[k].go, self.round)
+            for k in range(1, self.nstarted + 1):
+                signal_wait(&self.workers[k].done, self.round, True, SPIN_ROUNDS)
 
     def __dealloc__(self):
         cdef int k
         if self._pid is not None and self._pid != os.getpid():
             return                       # a forked child: the workers and their locks are the parent's
         if self.workers != NULL:
-            self._run(JOB_STOP)          # each started worker acknowledges and returns
+            self._stop_workers()
             for k in range(1, self.threads):
                 signal_free(&self.workers[k].go)
                 signal_free(&self.workers[k].done)
+            signal_free(&self.b.all_done)
             for k in range(self.threads):
                 free(self.workers[k].scratch)
             free(self.workers)
@@ -455,13 +498,10 @@ cdef class VectorEnv:
         illegal or out of range.
         """
         cdef cnp.ndarray ids = self._action_ids(actions)
-        cdef int k, nbad = 0
         self.b.actions_in = <const int32_t*>cnp.PyArray_DATA(ids)
         try:
             self._run(JOB_CHECK)             # every action checked (in parallel) before any is applied
-            for k in range(self.threads):
-                nbad += self.workers[k].nbad
-            if nbad:
+            if self.b.nbad:
                 raise IllegalActionError(self._describe_illegal(ids.astype(np.int64)))
             self._run(JOB_STEP)
         finally:
