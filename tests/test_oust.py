@@ -249,6 +249,17 @@ def test_turn_continues_after_a_capture():
     assert board_of(s) == {"a1": 1, "a2": 1, "e1": 1, "e2": 1, "c1": 1, "c5": 2}
 
 
+def test_captured_cells_are_legal_again_for_the_captured_colour():
+    # A capture marks for the opponent only the cells it may have changed: the
+    # emptied a2 is one, whatever the neighbours' verdicts were before.
+    s = position(square(), black="a1", white="a2 e5", to_move=0)
+    s.apply_action(s.game.board.index("b1"))                       # captures a2
+    assert s.current_player == 0 and s._legal_sets() == s._legal_sets(from_scratch=True)
+    assert s.game.board.index("a2") in s._legal_sets()[1][0]
+    s.apply_action(s.game.board.index("c3"))                       # silent: white to move
+    assert "a2" in legal_names(s) and s._legal_sets() == s._legal_sets(from_scratch=True)
+
+
 def test_mid_turn_with_no_placement_ends_the_turn():
     # Column b black but b3; a1-a2 and a4-a5 white; d and e white (10 stones).  b3 makes
     # 5 stones and removes both pairs.  Then column a cells touch no enemy and column c

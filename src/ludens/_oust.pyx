@@ -35,8 +35,13 @@ stone of its colour (they would form a chain of 2, legal only if the
 largest enemy touching it is 1: plain from the stone's reach unless an
 enemy touches the cell too), and those of a capturing chain that touch no
 other stone of its colour and no enemy (not legal: the chain touches no
-enemy after the capture).  The
-mover's set is always exact, so a playout draws from it as it is: count by
+enemy after the capture).  And a capture leaves a cell where the mover
+could already join its stones legal while an enemy stone stays next to it
+(the chain formed there can only have grown, the enemies it touches only
+shrunk, and one is left), so such cells are not marked for the mover; and
+it leaves a cell the opponent could not take, next to the mover's stones
+before and to none removed, not legal for it (an enemy it touches only
+grew).  The mover's set is always exact, so a playout draws from it as it is: count by
 ``nlegal``, the i-th cell by a select over the words, and ``legal_actions``,
 ``legal_action_mask`` and ``is_legal`` read it too.  A cell marked several
 times before its colour moves is evaluated once.  Three facts keep the
@@ -156,16 +161,16 @@ cdef void _chain_around(const OustCore* s, const OustTables* g, int32_t root, ui
             return
 
 
-cdef uint64_t _only_next_to(const OustCore* s, const OustTables* g, int32_t w, uint64_t cells,
-                            int32_t colour, const uint64_t* members) noexcept nogil:
-    """The ``cells`` (bits of word w) whose ``colour`` neighbours are all in ``members``."""
-    cdef uint64_t only = 0
+cdef uint64_t _next_to_none(const OustTables* g, int32_t w, uint64_t cells,
+                            const uint64_t* stones) noexcept nogil:
+    """The ``cells`` (bits of word w) next to none of ``stones``."""
+    cdef uint64_t none = 0
     cdef const Around* a
     while cells:
         a = &g.around[(w << 6) + ctz64(cells)]
-        only |= (cells & (~cells + 1)) & (0 - <uint64_t>((_near(s.stones[colour], a) & ~_near(members, a)) == 0))
+        none |= (cells & (~cells + 1)) & (0 - <uint64_t>(_near(stones, a) == 0))
         cells &= cells - 1
-    return only
+    return none
 
 
 cdef int32_t _largest_chain_in(const OustCore* s, const OustTables* g, const uint64_t* cells,
@@ -227,11 +232,22 @@ cdef inline bint _may_join(const OustCore* s, const OustTables* g, int32_t c, in
     loops over the stones around branch only on their ends: a joined chain is
     told from the ones already counted (at most 3 others: a cell has at most 4
     neighbours apart) with arithmetic, and the largest reach or enemy is a max.
+    The second own stone is read unconditionally.
     """
     cdef const Around* a = &g.around[c]
-    cdef uint64_t x = _near(s.stones[k], a)
+    cdef uint64_t x = _near(s.stones[k], a), one = x & (~x + 1)
     cdef int32_t first = s.ch.root[a.at + ctz64(x)], second = -1, third = -1, r, e, new
     cdef int32_t size = 1 + s.ch.size[first], big = s.reach[first]
+    x &= x - 1
+    # The second own stone without a branch, the first standing in when there
+    # is none (kept as ``second`` only if of another chain): cells next to one
+    # or two own stones then leave the loop below without a mispredicted exit.
+    second = s.ch.root[a.at + ctz64(x | (one & (0 - <uint64_t>(x == 0))))]
+    new = second != first
+    size += s.ch.size[second] & -new
+    e = s.reach[second]
+    big = e if e > big else big
+    second |= -(1 - new)
     x &= x - 1
     while x:
         r = s.ch.root[a.at + ctz64(x)]
@@ -311,11 +327,11 @@ cdef void _pass(OustCore* s, const OustTables* g) noexcept nogil:
         _end_turn(s, g)
 
 
-cdef inline void _settle(OustCore* s, int32_t k, int32_t w, uint64_t cells, uint64_t ok) noexcept nogil:
-    """Colour k's legal bits of ``cells`` (in word w) are those of ``ok``: no longer stale."""
-    cdef uint64_t was = s.legal[k][w], now = (was & ~cells) | (cells & ok)
-    s.legal[k][w] = now
-    s.nlegal[k] += popcount64(now) - popcount64(was)
+cdef inline void _settle(OustCore* s, int32_t k, int32_t w, uint64_t cells, bint ok) noexcept nogil:
+    """Colour k's legal bits of ``cells`` (in word w) are all ``ok``: no longer stale."""
+    cdef uint64_t flip = cells & (s.legal[k][w] ^ (0 - <uint64_t>ok))
+    s.legal[k][w] ^= flip
+    s.nlegal[k] += popcount64(flip) * (2 * ok - 1)
     s.stale[k][w] &= ~cells
 
 
@@ -330,12 +346,14 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c, uint64_t lo
     next to the cell; the others are marked.  For the enemy q, the new stone
     raises to 1 the reach of each q chain around it that had none, and the
     largest enemy next to each empty cell around it that had none: a cell
-    where that matters had nothing to capture, so it was not legal for q (a
-    cell legal for q stays legal), and only those are marked for q.
+    where that matters had nothing to capture: it was not legal for q (a cell
+    legal for q stays legal) and was next to no stone of p (one next to p's
+    stones had an enemy, too large, and still has), and only those are
+    marked for q.
     """
     cdef int32_t p = s.h.to_move, q = 1 - p, r, w
     cdef const Around* a = &g.around[c]
-    cdef uint64_t x = _near(s.stones[q], a), lo, hi, ok
+    cdef uint64_t x = _near(s.stones[q], a), lo, hi
     cdef uint64_t around[WORDS]
     chains_add_alone(&s.ch, c, p)
     s.reach[c] = 0
@@ -347,27 +365,28 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c, uint64_t lo
         if s.reach[r] == 0:
             s.reach[r] = 1
             _chain_around(s, g, r, around, NULL)
-            _mark_empty(s, g, around, s.stale[q], s.legal[q])
+            for w in range(g.nwords):
+                s.stale[q][w] |= around[w] & _empty(s, w) & ~(s.legal[q][w] | s.near[p][w])
     w = a.word
     lo = a.lo & _empty(s, w)
     hi = a.hi & _empty(s, w + 1)
-    s.stale[q][w] |= lo & ~s.legal[q][w]
-    s.stale[q][w + 1] |= hi & ~s.legal[q][w + 1]
+    s.stale[q][w] |= lo & lone_lo & ~s.legal[q][w]
+    s.stale[q][w + 1] |= hi & lone_hi & ~s.legal[q][w + 1]
     s.stale[p][w] |= lo
     s.stale[p][w + 1] |= hi
     # The lone cells: legal iff the largest enemy touching the pair is 1.
-    ok = 0 if s.reach[c] != 1 else ~(<uint64_t>0)      # when no enemy is next to the cell
     lone_lo &= lo
     lone_hi &= hi
     if s.reach[c] <= 1:                 # else too big an enemy: none is legal
         lone_lo &= ~s.near[q][w]
         lone_hi &= ~s.near[q][w + 1]
-    _settle(s, p, w, lone_lo, ok)
-    _settle(s, p, w + 1, lone_hi, ok)
+    _settle(s, p, w, lone_lo, s.reach[c] == 1)       # when no enemy is next to the cell
+    _settle(s, p, w + 1, lone_hi, s.reach[c] == 1)
     _end_turn(s, g)
 
 
-cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
+cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c, uint64_t lone_lo,
+                           uint64_t lone_hi) noexcept nogil:
     """Colour p places on ``c`` next to its stones (legal, so every enemy chain
     touching the chain formed is smaller): remove those chains, then mark what
     changed.  For both colours: the empty cells next to the new chain (its size
@@ -377,10 +396,15 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
     reach changes: every enemy chain touching the new chain is gone).  The
     cells next to the new chain, no enemy stone and no other stone of p are
     settled at once: not legal for p (the chain they would join touches no
-    enemy)."""
-    cdef int32_t p = s.h.to_move, q = 1 - p, x, w, r, j, e
+    enemy).  A cell legal for p, next to its stones before ``c`` (not one of
+    ``lone_lo``/``lone_hi``, as in ``_place_silent``) and still next to an
+    enemy stays legal for p: it is not marked for p.  A cell not legal for q
+    (and not stale), next to p's stones before ``c`` and to no removed stone,
+    stays so (the p chain it touches grew, nothing else changed around it):
+    it is not marked for q."""
+    cdef int32_t p = s.h.to_move, q = 1 - p, x, w, r, j, e, k
     cdef uint64_t near_chain[WORDS]     # the cells next to the new chain
-    cdef uint64_t near_removed[WORDS]   # the cells next to the removed stones
+    cdef uint64_t near_removed[WORDS]   # the removed stones and the cells next to them
     cdef uint64_t members[WORDS]        # the new chain's stones
     cdef uint64_t around[WORDS]
     cdef uint64_t t, changed
@@ -397,6 +421,7 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
             while True:
                 s.h.hash ^= g.zobrist[q][j]
                 bit_clear(s.stones[q], j)
+                bit_set(near_removed, j)
                 _spread(near_removed, &g.around[j])
                 j = s.ch.next[j]
                 if j == r:
@@ -435,15 +460,23 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c) noexcept
                     break
     for w in range(g.nwords):
         changed = (near_chain[w] | near_removed[w]) & _empty(s, w)
-        s.stale[p][w] |= changed
-        s.stale[q][w] |= changed
+        s.stale[p][w] |= changed & ~(s.legal[p][w] & s.near[q][w])
+        s.stale[q][w] |= changed & (near_removed[w] | s.legal[q][w])
+    w = g.around[c].word
+    for k in range(2):
+        s.stale[k][w] |= lone_lo & _empty(s, w)
+        s.stale[k][w + 1] |= lone_hi & _empty(s, w + 1)
     if s.ch.stones[q] == 0:
         s.winner = p
         set_to_move(&s.h, &g.keys, -1)
         s.h.turn_plies = 0
         return
+    # The cells next to the new chain, no enemy and no other p chain: not legal.
+    cdef uint64_t* others = members     # p's stones outside the new chain, in place
+    for w in range(g.nwords + 1):
+        others[w] = s.stones[p][w] & ~members[w]
     for w in range(g.nwords):
-        _settle(s, p, w, _only_next_to(s, g, w, near_chain[w] & _empty(s, w) & ~s.near[q][w], p, members), 0)
+        _settle(s, p, w, _next_to_none(g, w, near_chain[w] & _empty(s, w) & ~s.near[q][w], others), 0)
     _refresh(s, g, p)
     if s.nlegal[p] > 0:
         s.h.turn_plies += 1
@@ -466,7 +499,7 @@ cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
     s.h.hash ^= g.zobrist[p][c]
     _occupy(s, g, c, p)
     if capture:
-        _place_capturing(s, g, c)
+        _place_capturing(s, g, c, lone_lo, lone_hi)
     else:
         _place_silent(s, g, c, lone_lo, lone_hi)
 
