@@ -11,12 +11,12 @@ A ``Signal`` carries an increasing value.  Its waiter first spins on it
 blocks on a lock, which the poster then releases.  The announcement and the
 post are sequentially consistent, so either the waiter sees the new value
 or the poster sees it asleep: no wake-up is lost.  Each Signal has one
-poster and one waiter.  (Yielding the core between loads instead was much
+waiter and one poster at a time.  (Yielding the core between loads instead was much
 worse on a busy machine: each yield can hand a whole time slice to another
 process.)
 
-The work of a call is cut into chunks that every thread takes in turn
-from one counter (``atomic_fetch_add``) until none are left, so a thread
+VectorEnv cuts the work of a call into chunks that every thread takes in
+turn from one counter (``atomic_fetch_add``) until none are left, so a thread
 that is asleep, or waiting for a core on a busy machine, delays at most the
 chunk it holds, and the others do the rest.
 """

@@ -186,14 +186,13 @@ ctypedef struct Rules:
     rollout_fn rollout         # optional: a rollout for search (ludens._mcts), same distribution only
 
 
-
-
 cdef inline void write_observation(const Rules* R, const void* core, const void* geom, int32_t colour,
                                    float* out, size_t size) noexcept nogil:
     """``R.observe`` into ``out`` (``size`` floats), zeroing it first unless the game writes every float."""
     if not R.observe_dense:
         memset(out, 0, sizeof(float) * size)
     R.observe(core, geom, colour, out)
+
 
 cdef inline int32_t write_legal_mask(const Rules* R, const void* core, const void* geom, int32_t num_actions,
                                      int32_t* scratch, uint8_t* mask) noexcept nogil:
@@ -211,6 +210,7 @@ cdef inline int32_t write_legal_mask(const Rules* R, const void* core, const voi
     for k in range(n):
         mask[scratch[k]] = 1
     return n
+
 
 cdef class Game:
     cdef readonly str name
