@@ -41,10 +41,12 @@ could already join its stones legal while an enemy stone stays next to it
 shrunk, and one is left), so such cells are not marked for the mover; and
 it leaves a cell the opponent could not take, next to the mover's stones
 before and to none removed, not legal for it (an enemy it touches only
-grew).  The mover's set is always exact, so a playout draws from it as it is: count by
-``nlegal``, the i-th cell by a select over the words, and ``legal_actions``,
-``legal_action_mask`` and ``is_legal`` read it too.  A cell marked several
-times before its colour moves is evaluated once.  Three facts keep the
+grew).
+
+The mover's set is always exact, so a playout draws from it as it is:
+count by ``nlegal``, the i-th cell by a select over the words, and
+``legal_actions``, ``legal_action_mask`` and ``is_legal`` read it too.  A
+cell marked several times before its colour moves is evaluated once.  Three facts keep the
 marking small: a capturing chain touches no enemy chain afterwards (it
 removed them all), so its growth changes no other chain's reach; a silent
 stone is a chain of one, so it can raise a neighbouring enemy chain's reach
