@@ -47,7 +47,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_list, bits_select, ctz64, popcount64
-from ludens._board cimport Geometry, geo_plane_area, geo_plane_at
+from ludens._board cimport Geometry
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add_roots, chains_clear
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, playout_applied, playout_draw,
@@ -310,6 +310,15 @@ cdef inline void grow_finish_turn(GrowCore* s, const GrowTables* g) noexcept nog
     s.h.turn_plies = 0
 
 
+cdef inline uint64_t grow_legal_word(const GrowCore* s, int32_t w) noexcept nogil:
+    """Word ``w`` of the cells where the mover may place a stone now (a live game)."""
+    if s.phase == START:
+        return s.empty[w]
+    if s.phase == GROW:
+        return s.avail[w]
+    return s.empty[w] & ~s.libs[PRIVILEGED][w]
+
+
 cdef inline int32_t grow_legal(const GrowCore* s, const GrowTables* g, int32_t* out) noexcept nogil:
     cdef uint64_t plant[GROW_WORDS]
     cdef int32_t w, n
@@ -318,19 +327,10 @@ cdef inline int32_t grow_legal(const GrowCore* s, const GrowTables* g, int32_t* 
     if s.phase == GROW:
         return bits_list(s.avail, g.nwords, out)
     for w in range(g.nwords):
-        plant[w] = s.empty[w] & ~s.libs[PRIVILEGED][w]
+        plant[w] = grow_legal_word(s, w)
     n = bits_list(plant, g.nwords, out)
     out[n] = g.end_action
     return n + 1
-
-
-cdef inline uint64_t grow_legal_word(const GrowCore* s, int32_t w) noexcept nogil:
-    """Word ``w`` of the cells where the mover may place a stone now (a live game)."""
-    if s.phase == START:
-        return s.empty[w]
-    if s.phase == GROW:
-        return s.avail[w]
-    return s.empty[w] & ~s.libs[PRIVILEGED][w]
 
 
 cdef inline bint grow_is_legal(const GrowCore* s, const GrowTables* g, int32_t a) noexcept nogil:
@@ -371,7 +371,7 @@ cdef inline int32_t grow_playout_draw(const GrowCore* s, const GrowTables* g, Rn
         i = playout_draw(rng, st, s.navail)
         return -1 if i < 0 else bits_select(s.avail, s.avail_count, g.nwords, i)
     for w in range(g.nwords):
-        plant[w] = s.empty[w] & ~s.libs[PRIVILEGED][w]
+        plant[w] = grow_legal_word(s, w)
     n = bits_counts(plant, g.nwords, counts)
     i = playout_draw(rng, st, n + 1)     # the plants, then END
     return g.end_action if i == n else bits_select(plant, counts, g.nwords, i)
