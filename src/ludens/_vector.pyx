@@ -282,7 +282,6 @@ cdef class VectorEnv:
     cdef Batch b
     cdef Worker* workers          # threads entries; entry 0 is the calling thread
     cdef int nstarted             # workers started (entries 1..nstarted)
-    cdef long round               # the signals' value of the last job handed out
     cdef list _origins            # per game: the State its game started from (has_origin)
     cdef object _obs, _final_obs, _mask, _player, _rewards, _terminated, _truncated, _actions
     cdef object _seed
@@ -292,7 +291,6 @@ cdef class VectorEnv:
         memset(&self.b, 0, sizeof(Batch))
         self.workers = NULL
         self.nstarted = 0
-        self.round = 0
 
     def __init__(self, game, num_envs, seed=None, threads=1, max_plies=None):
         if isinstance(game, str):
@@ -398,28 +396,28 @@ cdef class VectorEnv:
         if self._pid is not None and self._pid != os.getpid():
             raise RuntimeError("a VectorEnv with threads > 1 cannot be used in a forked child "
                                "(its worker threads stayed in the parent); create it in the child")
-        self.round = signal_next(self.round)
         b.job = job
-        b.round = self.round
+        b.round = signal_next(b.round)
         atomic_store(&b.nbad, 0)
         atomic_store(&b.chunks_done, 0)
         atomic_store(&b.next_chunk, 0)          # from here on the chunks may be claimed
         with nogil:
             for k in range(1, self.nstarted + 1):
-                signal_post(&self.workers[k].go, self.round)
+                signal_post(&self.workers[k].go, b.round)
             run_chunks(b, self.workers[0].scratch)
-            signal_wait(&b.all_done, self.round, True, SPIN_ROUNDS_BUSY)
+            signal_wait(&b.all_done, b.round, True, SPIN_ROUNDS_BUSY)
 
     cdef void _stop_workers(self) noexcept:
         """Tell every started worker to exit, and wait until each has."""
         cdef int k
-        self.round = signal_next(self.round)
-        atomic_store(&self.b.stop_round, self.round)
+        cdef long stop = signal_next(self.b.round)
+        self.b.round = stop
+        atomic_store(&self.b.stop_round, stop)
         with nogil:
             for k in range(1, self.nstarted + 1):
-                signal_post(&self.workers[k].go, self.round)
+                signal_post(&self.workers[k].go, stop)
             for k in range(1, self.nstarted + 1):
-                signal_wait(&self.workers[k].done, self.round, True, SPIN_ROUNDS)
+                signal_wait(&self.workers[k].done, stop, True, SPIN_ROUNDS)
 
     def __dealloc__(self):
         cdef int k
