@@ -255,7 +255,7 @@ def test_captured_cells_are_legal_again_for_the_captured_colour():
     s = position(square(), black="a1", white="a2 e5", to_move=0)
     s.apply_action(s.game.board.index("b1"))                       # captures a2
     assert s.current_player == 0 and s._legal_sets() == s._legal_sets(from_scratch=True)
-    assert s.game.board.index("a2") in s._legal_sets()[1][0]
+    assert s.game.board.index("a2") in s._legal_sets()[1]
     s.apply_action(s.game.board.index("c3"))                       # silent: white to move
     assert "a2" in legal_names(s) and s._legal_sets() == s._legal_sets(from_scratch=True)
 
@@ -499,7 +499,15 @@ def _check_chains(state):
         assert t["chains"][k] == sum(1 for c, _ in want if c == k + 1)
         assert t["stones"][k] == sum(1 for v in board.values() if v == k + 1)
         legal = model_legal(game, board, k + 1)
-        assert [game.board.names[c] for c in t["legal"][k]] == legal and t["nlegal"][k] == len(legal)
+        assert [game.board.names[c] for c in t["legal"][k]] == legal
+        assert t["touched"][k] == [c for c, root in enumerate(t["root"]) if root >= 0 and t["colour"][c] == k
+                                   and t["reach"][root] > 0], \
+            "stones whose chain touches an enemy"
+        assert t["dwarfed"][k] == [c for c, root in enumerate(t["root"]) if root >= 0 and t["colour"][c] == k
+                                   and t["reach"][root] > t["size"][root]], \
+            "stones whose chain is smaller than the largest enemy chain it touches"
+        assert t["multi"][k] == [c for c, root in enumerate(t["root"]) if root >= 0 and t["colour"][c] == k
+                                 and t["size"][root] > 1], "stones in chains of two or more"
         assert t["near"][k] == [i for i, n in enumerate(game.board.names)
                                 if any(board.get(d) == k + 1 for d in nb[n])], "cells next to k's stones"
         assert all(game.board.names[c] not in board for c in t["stale"][k]), "stale cells are empty"
@@ -558,10 +566,10 @@ def test_neighbour_windows_are_the_neighbours_on_every_board(board, sizes):
         game = ludens.load("oust", board=board, size=size)
         windows = game._neighbour_windows()
         assert len(windows) == game.board.num_cells
-        for c, (window, in_place, (at, word, shift, back)) in enumerate(windows):
+        for c, (window, in_place, (base, word)) in enumerate(windows):
             want = sorted(game.board.neighbours(c))
             assert window == want and in_place == want, f"{board} {size} cell {c}"
-            assert at == want[0] and (word, shift, back) == (at // 64, at % 64, 63 - at % 64)
+            assert base == want[0] // 8 * 8 and word == base // 64
 
 
 def test_chains_merge_by_size_and_remove_whole():

@@ -36,6 +36,27 @@ cdef extern from *:
     int popcount64 "ludens_popcount64"(uint64_t x) noexcept nogil
 
 
+cdef extern from *:
+    """
+    #include <string.h>
+    /* The 64 bits of a bit set from bit p, a multiple of 8.  Where words are
+       little-endian, bit i of the set is bit i % 8 of byte i / 8, so that is
+       one unaligned load; elsewhere two words shifted together. */
+    static inline uint64_t ludens_bits_from(const uint64_t* b, int p) {
+    #if (defined(__BYTE_ORDER__) && __BYTE_ORDER__ == __ORDER_LITTLE_ENDIAN__) || defined(_MSC_VER)
+        uint64_t v;
+        memcpy(&v, (const unsigned char*)b + (p >> 3), sizeof v);
+        return v;
+    #else
+        int s = p & 63;
+        return (b[p >> 6] >> s) | ((b[(p >> 6) + 1] << 1) << (63 - s));
+    #endif
+    }
+    """
+    # b must hold the word after bit p's (the load reads 8 bytes from p's byte).
+    uint64_t bits_from "ludens_bits_from"(const uint64_t* b, int32_t p) noexcept nogil
+
+
 cdef inline bint bit_get(const uint64_t* b, int32_t c) noexcept nogil:
     return (b[c >> 6] >> (c & 63)) & 1
 

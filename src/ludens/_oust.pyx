@@ -14,21 +14,31 @@ Chains are kept by ``ludens._chains`` (member lists, union by size): a
 capture walks the new chain once and removes each enemy chain in O(its
 size), with no flood fill anywhere.  On top of that the core keeps, for
 every chain, its *reach* (the largest enemy chain touching it), and per
-colour three bit sets over the cells (64 a word, in cell order): its
-stones, the cells next to its stones (``near``), and the cells where it may
-place now (``legal``).  A cell's neighbours are read from a bit set through
-one 64-bit window (cells go row by row, so they span at most 51 cells):
-the own and enemy stones around a cell are two masked words, whose set bits
-lead to the chains to look up -- no neighbour loop, no per-cell counts.
+colour bit sets over the cells (64 a word, in cell order): its stones; three
+kinds of them -- those of chains that touch an enemy (``touched``: reach
+above 0), of chains smaller than their reach (``dwarfed``) and of chains of
+two or more (``multi``); the cells next to its stones (``near``); and the
+cells where it may place now (``legal``).  A cell's neighbours are read
+from a bit set through one 64-bit window, a single load (cells go row by
+row, so they span at most 51 cells): the own and enemy stones around a cell
+are two masked words, whose set bits lead to the chains to look up -- no
+neighbour loop, no per-cell counts.
 
 Whether a cell is legal depends only on its neighbours' colours, chains,
 sizes and reaches, so after each placement only the cells next to a chain
 that changed are looked at again, and only for the colour that needs them:
 each colour's possibly changed cells are marked ``stale`` and settled when
-that colour is next to move -- those next to none of its stones at once,
-word by word (silent placements are legal), the others one by one, by an
-evaluation that branches only on the ends of its loops (the outcomes are
-unpredictable, and a mispredicted branch costs more than the arithmetic).
+that colour is next to move.  Most verdicts are plain from the kinds of
+stones around, a masked word each: next to none of its stones, legal (a
+silent placement); next to no enemy stone and no ``touched`` one, not legal
+(the chain formed would touch no enemy); next to a ``touched`` stone or an
+enemy one, and to no ``dwarfed`` stone and no enemy stone of a ``multi``
+chain, legal (every joined chain's reach is at most its size and every
+enemy chain around is one stone, so the largest enemy is below the chain
+formed).  The others (fewer than one a placement in random games on the
+default board) are evaluated one by one, by an evaluation that branches only on the ends of
+its loops (the outcomes are unpredictable, and a mispredicted branch costs
+more than the arithmetic).
 Some cells are settled where they would be marked, their verdict being
 plain there: the empty neighbours of a silent stone that touch no other
 stone of its colour (they would form a chain of 2, legal only if the
@@ -44,9 +54,11 @@ before and to none removed, not legal for it (an enemy it touches only
 grew).
 
 The mover's set is always exact, so a playout draws from it as it is:
-count by ``nlegal``, the i-th cell by a select over the words, and
-``legal_actions``, ``legal_action_mask`` and ``is_legal`` read it too.  A
-cell marked several times before its colour moves is evaluated once.  Three facts keep the
+count by the words' bit counts, the i-th cell by a select over the words,
+and ``legal_actions``, ``legal_action_mask`` and ``is_legal`` read it too
+(no running count is kept: it would cost a bit count at every update, more
+than counting the few words at a draw).  A cell marked several times before
+its colour moves is evaluated once.  Three facts keep the
 marking small: a capturing chain touches no enemy chain afterwards (it
 removed them all), so its growth changes no other chain's reach; a silent
 stone is a chain of one, so it can raise a neighbouring enemy chain's reach
@@ -73,8 +85,7 @@ from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
-from ludens._bits cimport (bit_clear, bit_get, bit_set, bits_list, bits_select_scan, ctz64,
-                           popcount64)
+from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_from, bits_list, bits_select, ctz64
 from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_add_alone, chains_adjacent,
                              chains_clear, chains_remove)
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
@@ -94,17 +105,17 @@ cdef enum:
     WORDS = (CHAIN_MAX_CELLS + 63) // 64 + 1    # a cell bitset, and the word after (see Around)
 
 ctypedef struct Around:
-    # The neighbours of a cell as bits, twice: from bit ``at`` (the smallest
-    # neighbour) in the word ``win``, and in place as ``lo`` and ``hi``, the
-    # parts in the words ``at >> 6`` and the next.  Cells go row by row and
-    # rows hold at most 25 cells, so the neighbours span at most 51 cells.
+    # The neighbours of a cell as bits, twice: from bit ``base`` (the
+    # smallest neighbour rounded down to a multiple of 8, so that the window
+    # is one load: ``bits_from``) in the word ``win``, and in place as ``lo``
+    # and ``hi``, the parts in the word ``base >> 6`` and the next.  Cells go
+    # row by row and rows hold at most 25 cells, so the neighbours span at
+    # most 51 cells, 58 bits from ``base``.
     uint64_t win
     uint64_t lo
     uint64_t hi
-    int32_t at
-    int32_t word                # at >> 6
-    int32_t shift               # at & 63
-    int32_t back                # 63 - shift
+    int32_t base
+    int32_t word                # base >> 6
 
 ctypedef struct OustTables:
     Geometry geo
@@ -120,11 +131,13 @@ ctypedef struct OustCore:
     Header h
     int32_t winner                  # colour, or -1
     int32_t passes                  # passes in succession before this turn (2: over, a draw)
-    int32_t nlegal[2]               # per colour: cells where it may place now
     uint64_t stones[2][WORDS]       # per colour: its stones, as a bit set
     uint64_t near[2][WORDS]         # per colour: the cells next to one of its stones
     uint64_t legal[2][WORDS]        # per colour: the cells where it may place, as a bit set
     uint64_t stale[2][WORDS]        # per colour: empty cells whose legal bit may be out of date
+    uint64_t touched[2][WORDS]      # per colour: its stones whose chain touches an enemy (reach > 0)
+    uint64_t dwarfed[2][WORDS]      # per colour: its stones whose chain is smaller than its reach
+    uint64_t multi[2][WORDS]        # per colour: its stones in chains of two or more
     int16_t reach[CHAIN_MAX_CELLS]  # at a chain's root: its largest touching enemy chain (0: none)
     Chains ch
 
@@ -132,8 +145,8 @@ ctypedef struct OustCore:
 # -- neighbours as bits -------------------------------------------------------
 
 cdef inline uint64_t _near(const uint64_t* b, const Around* a) noexcept nogil:
-    """The cell's neighbours in the set b, as bits from ``a.at``."""
-    return ((b[a.word] >> a.shift) | ((b[a.word + 1] << 1) << a.back)) & a.win
+    """The cell's neighbours in the set b, as bits from ``a.base``."""
+    return bits_from(b, a.base) & a.win
 
 
 cdef inline void _spread(uint64_t* into, const Around* a) noexcept nogil:
@@ -149,11 +162,9 @@ cdef inline uint64_t _empty(const OustCore* s, int32_t w) noexcept nogil:
 cdef void _chain_around(const OustCore* s, const OustTables* g, int32_t root, uint64_t* into,
                         uint64_t* members) noexcept nogil:
     """Set ``into`` (a cell set) to the cells next to a stone of the chain
-    ``root``, and ``members`` (unless NULL) to its stones."""
+    ``root``, and add its stones to ``members`` (unless NULL)."""
     cdef int32_t m = root
     memset(into, 0, (g.nwords + 1) * sizeof(uint64_t))
-    if members != NULL:
-        memset(members, 0, (g.nwords + 1) * sizeof(uint64_t))
     while True:
         _spread(into, &g.around[m])
         if members != NULL:
@@ -218,7 +229,7 @@ cdef int32_t _capture_check(const OustCore* s, const OustTables* g, int32_t c, i
         e = _reach_of(s, g, roots[j])
         biggest = e if e > biggest else biggest
     while x:
-        e = s.ch.size[s.ch.root[g.around[c].at + ctz64(x)]]
+        e = s.ch.size[s.ch.root[g.around[c].base + ctz64(x)]]
         biggest = e if e > biggest else biggest
         x &= x - 1
     return biggest
@@ -238,13 +249,13 @@ cdef inline bint _may_join(const OustCore* s, const OustTables* g, int32_t c, in
     """
     cdef const Around* a = &g.around[c]
     cdef uint64_t x = _near(s.stones[k], a), one = x & (~x + 1)
-    cdef int32_t first = s.ch.root[a.at + ctz64(x)], second = -1, third = -1, r, e, new
+    cdef int32_t first = s.ch.root[a.base + ctz64(x)], second = -1, third = -1, r, e, new
     cdef int32_t size = 1 + s.ch.size[first], big = s.reach[first]
     x &= x - 1
     # The second own stone without a branch, the first standing in when there
     # is none (kept as ``second`` only if of another chain): cells next to one
     # or two own stones then leave the loop below without a mispredicted exit.
-    second = s.ch.root[a.at + ctz64(x | (one & (0 - <uint64_t>(x == 0))))]
+    second = s.ch.root[a.base + ctz64(x | (one & (0 - <uint64_t>(x == 0))))]
     new = second != first
     size += s.ch.size[second] & -new
     e = s.reach[second]
@@ -252,7 +263,7 @@ cdef inline bint _may_join(const OustCore* s, const OustTables* g, int32_t c, in
     second |= -(1 - new)
     x &= x - 1
     while x:
-        r = s.ch.root[a.at + ctz64(x)]
+        r = s.ch.root[a.base + ctz64(x)]
         x &= x - 1
         new = (r != first) & (r != second) & (r != third)
         size += s.ch.size[r] & -new
@@ -262,41 +273,56 @@ cdef inline bint _may_join(const OustCore* s, const OustTables* g, int32_t c, in
         second ^= (second ^ r) & -new
     x = _near(s.stones[1 - k], a)
     while x:
-        e = s.ch.size[s.ch.root[a.at + ctz64(x)]]
+        e = s.ch.size[s.ch.root[a.base + ctz64(x)]]
         big = e if e > big else big
         x &= x - 1
     return (big > 0) & (big < size)
 
 
-cdef inline void _set_legal(OustCore* s, int32_t c, int32_t k, bint ok) noexcept nogil:
-    if ok != bit_get(s.legal[k], c):
-        s.legal[k][c >> 6] ^= (<uint64_t>1) << (c & 63)
-        s.nlegal[k] += 1 if ok else -1
+cdef inline bint _can_place(const OustCore* s, const OustTables* g, int32_t k) noexcept nogil:
+    """Whether colour k's legal set (up to date) has a cell."""
+    cdef int32_t w
+    cdef uint64_t any = 0
+    for w in range(g.nwords):
+        any |= s.legal[k][w]
+    return any != 0
 
 
 cdef void _refresh(OustCore* s, const OustTables* g, int32_t k) noexcept nogil:
-    """Bring colour k's legal cells up to date: its stale cells next to none of
-    its stones are legal (silent placements), the others are evaluated."""
+    """Bring colour k's legal cells up to date: its stale cells get their
+    plain verdicts (see the module's docstring), the others are evaluated."""
     cdef int32_t w, c
-    cdef uint64_t x, silent, now, was, bit
+    cdef uint64_t x, now, bit, cells, dead, sure
+    cdef const Around* a
     for w in range(g.nwords):
         x = s.stale[k][w]
         if x:
             s.stale[k][w] = 0
-            silent = x & ~s.near[k][w]
-            s.nlegal[k] += popcount64(silent & ~s.legal[k][w])
-            s.legal[k][w] |= silent
+            s.legal[k][w] |= x & ~s.near[k][w]
             x &= s.near[k][w]
             if x:
-                now = s.legal[k][w]
-                was = now
+                # Not legal: next to no enemy stone and no ``touched`` one.
+                # Legal: else, if next to no ``dwarfed`` stone and no enemy
+                # stone of a ``multi`` chain.
+                dead = 0
+                sure = 0
+                cells = x
+                while cells:
+                    a = &g.around[(w << 6) + ctz64(cells)]
+                    bit = cells & (~cells + 1)
+                    dead |= bit & (0 - <uint64_t>(_near(s.touched[k], a) == 0))
+                    sure |= bit & (0 - <uint64_t>((_near(s.dwarfed[k], a) | _near(s.multi[1 - k], a)) == 0))
+                    cells &= cells - 1
+                dead &= ~s.near[1 - k][w]
+                sure &= ~dead
+                now = (s.legal[k][w] & ~dead) | sure
+                x &= ~(dead | sure)
                 while x:
                     # the lowest cell's bit set to the evaluation, without a branch on it
                     bit = x & (~x + 1)
                     now = (now & ~bit) | (bit & (0 - <uint64_t>_may_join(s, g, (w << 6) + ctz64(x), k)))
                     x &= x - 1
                 s.legal[k][w] = now
-                s.nlegal[k] += popcount64(now) - popcount64(was)
 
 
 cdef inline void _occupy(OustCore* s, const OustTables* g, int32_t c, int32_t p) noexcept nogil:
@@ -306,7 +332,6 @@ cdef inline void _occupy(OustCore* s, const OustTables* g, int32_t c, int32_t p)
     _spread(s.near[p], &g.around[c])
     for k in range(2):
         bit_clear(s.stale[k], c)
-        s.nlegal[k] -= bit_get(s.legal[k], c)
         bit_clear(s.legal[k], c)
 
 
@@ -331,9 +356,7 @@ cdef void _pass(OustCore* s, const OustTables* g) noexcept nogil:
 
 cdef inline void _settle(OustCore* s, int32_t k, int32_t w, uint64_t cells, bint ok) noexcept nogil:
     """Colour k's legal bits of ``cells`` (in word w) are all ``ok``: no longer stale."""
-    cdef uint64_t flip = cells & (s.legal[k][w] ^ (0 - <uint64_t>ok))
-    s.legal[k][w] ^= flip
-    s.nlegal[k] += popcount64(flip) * (2 * ok - 1)
+    s.legal[k][w] = (s.legal[k][w] & ~cells) | (cells & (0 - <uint64_t>ok))
     s.stale[k][w] &= ~cells
 
 
@@ -360,15 +383,17 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c, uint64_t lo
     chains_add_alone(&s.ch, c, p)
     s.reach[c] = 0
     while x:
-        r = s.ch.root[a.at + ctz64(x)]
+        r = s.ch.root[a.base + ctz64(x)]
         x &= x - 1
         if s.ch.size[r] > s.reach[c]:
             s.reach[c] = s.ch.size[r]
         if s.reach[r] == 0:
             s.reach[r] = 1
-            _chain_around(s, g, r, around, NULL)
+            _chain_around(s, g, r, around, s.touched[q])
             for w in range(g.nwords):
                 s.stale[q][w] |= around[w] & _empty(s, w) & ~(s.legal[q][w] | s.near[p][w])
+    s.touched[p][c >> 6] |= (<uint64_t>(s.reach[c] > 0)) << (c & 63)
+    s.dwarfed[p][c >> 6] |= (<uint64_t>(s.reach[c] > 1)) << (c & 63)
     w = a.word
     lo = a.lo & _empty(s, w)
     hi = a.hi & _empty(s, w + 1)
@@ -411,6 +436,7 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c, uint64_t
     cdef uint64_t around[WORDS]
     cdef uint64_t t, changed
     memset(near_removed, 0, (g.nwords + 1) * sizeof(uint64_t))
+    memset(members, 0, (g.nwords + 1) * sizeof(uint64_t))
     x = chains_add(&s.ch, &g.geo, c, p, NULL)
     _chain_around(s, g, x, near_chain, members)
     for w in range(g.nwords):
@@ -430,6 +456,13 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c, uint64_t
                     break
             chains_remove(&s.ch, r, NULL)
     s.reach[x] = 0                  # the new chain touches no enemy now
+    for w in range(g.nwords + 1):
+        s.touched[p][w] &= ~members[w]
+        s.dwarfed[p][w] &= ~members[w]
+        s.multi[p][w] |= members[w]
+        s.touched[q][w] &= s.stones[q][w]
+        s.dwarfed[q][w] &= s.stones[q][w]
+        s.multi[q][w] &= s.stones[q][w]
     # The cells next to removed stones may be next to none of q's now (stones
     # included: their cells may be emptied later).
     for w in range(g.nwords):
@@ -457,6 +490,10 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c, uint64_t
             j = r                       # done with this chain
             while True:
                 bit_clear(near_removed, j)
+                bit_clear(s.touched[p], j)
+                bit_clear(s.dwarfed[p], j)
+                s.touched[p][j >> 6] |= (<uint64_t>(e > 0)) << (j & 63)
+                s.dwarfed[p][j >> 6] |= (<uint64_t>(e > s.ch.size[r])) << (j & 63)
                 j = s.ch.next[j]
                 if j == r:
                     break
@@ -480,7 +517,7 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c, uint64_t
     for w in range(g.nwords):
         _settle(s, p, w, _next_to_none(g, w, near_chain[w] & _empty(s, w) & ~s.near[q][w], others), 0)
     _refresh(s, g, p)
-    if s.nlegal[p] > 0:
+    if _can_place(s, g, p):
         s.h.turn_plies += 1
     else:
         _end_turn(s, g)
@@ -513,7 +550,9 @@ cdef void _rebuild_derived(OustCore* s, const OustTables* g) noexcept nogil:
     memset(s.near, 0, sizeof(s.near))
     memset(s.legal, 0, sizeof(s.legal))
     memset(s.stale, 0, sizeof(s.stale))
-    s.nlegal[0] = s.nlegal[1] = 0
+    memset(s.touched, 0, sizeof(s.touched))
+    memset(s.dwarfed, 0, sizeof(s.dwarfed))
+    memset(s.multi, 0, sizeof(s.multi))
     for c in range(g.ncells):
         if s.ch.colour[c] != EMPTY:
             bit_set(s.stones[s.ch.colour[c]], c)
@@ -521,10 +560,18 @@ cdef void _rebuild_derived(OustCore* s, const OustTables* g) noexcept nogil:
     for c in range(g.ncells):
         if s.ch.colour[c] != EMPTY and s.ch.root[c] == c:
             s.reach[c] = <int16_t>_reach_of(s, g, c)
+    for c in range(g.ncells):
+        if s.ch.colour[c] != EMPTY and s.reach[s.ch.root[c]] > 0:
+            bit_set(s.touched[s.ch.colour[c]], c)
+        if s.ch.colour[c] != EMPTY and s.reach[s.ch.root[c]] > s.ch.size[s.ch.root[c]]:
+            bit_set(s.dwarfed[s.ch.colour[c]], c)
+        if s.ch.colour[c] != EMPTY and s.ch.size[s.ch.root[c]] > 1:
+            bit_set(s.multi[s.ch.colour[c]], c)
     for k in range(2):
         for c in range(g.ncells):
             if s.ch.colour[c] == EMPTY:
-                _set_legal(s, c, k, not bit_get(s.near[k], c) or _may_join(s, g, c, k))
+                if not bit_get(s.near[k], c) or _may_join(s, g, c, k):
+                    bit_set(s.legal[k], c)
 
 
 cdef int32_t oust_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
@@ -542,13 +589,14 @@ cdef int32_t oust_legal_mask(const void* core, const void* geom, uint8_t* out) n
     cdef const OustCore* s = <const OustCore*>core
     cdef const OustTables* g = <const OustTables*>geom
     cdef const uint64_t* legal = s.legal[s.h.to_move]
-    cdef int32_t w, n = s.nlegal[s.h.to_move]
+    cdef int32_t w, n = 0
     cdef uint64_t x
     memset(out, 0, g.pass_action + 1)
     for w in range(g.nwords):
         x = legal[w]
         while x:
             out[(w << 6) + ctz64(x)] = 1
+            n += 1
             x &= x - 1
     out[g.pass_action] = n == 0 and s.h.turn_plies == 0
     return n + out[g.pass_action]
@@ -558,7 +606,7 @@ cdef bint oust_is_legal(const void* core, const void* geom, int32_t a) noexcept 
     cdef const OustCore* s = <const OustCore*>core
     cdef const OustTables* g = <const OustTables*>geom
     if a == g.pass_action:
-        return s.h.turn_plies == 0 and s.nlegal[s.h.to_move] == 0
+        return s.h.turn_plies == 0 and not _can_place(s, g, s.h.to_move)
     return 0 <= a < g.ncells and bit_get(s.legal[s.h.to_move], a)
 
 
@@ -617,9 +665,10 @@ cdef void oust_playout(void* core, const void* geom, Rng* rng, int32_t max_plies
     cdef OustCore* s = <OustCore*>core
     cdef const OustTables* g = <const OustTables*>geom
     cdef int32_t n, i
+    cdef int32_t counts[WORDS]
     cdef bint forced_pass
     while playout_running(&s.h, st, max_plies):
-        n = s.nlegal[s.h.to_move]
+        n = bits_counts(s.legal[s.h.to_move], g.nwords, counts)
         forced_pass = n == 0 and s.h.turn_plies == 0
         i = playout_draw(rng, st, 1 if forced_pass else n)
         if i < 0:
@@ -627,7 +676,7 @@ cdef void oust_playout(void* core, const void* geom, Rng* rng, int32_t max_plies
         if forced_pass:
             _pass(s, g)
         else:
-            _place(s, g, bits_select_scan(s.legal[s.h.to_move], i))
+            _place(s, g, bits_select(s.legal[s.h.to_move], counts, g.nwords, i))
         playout_applied(&s.h, st)
 
 
@@ -716,10 +765,10 @@ cdef class OustGame(Game):
         out = []
         for c in range(self.g.ncells):
             a = &self.g.around[c]
-            out.append(([a.at + b for b in range(64) if (a.win >> b) & 1],
+            out.append(([a.base + b for b in range(64) if (a.win >> b) & 1],
                         [(a.word << 6) + b for b in range(64) if (a.lo >> b) & 1]
                         + [((a.word + 1) << 6) + b for b in range(64) if (a.hi >> b) & 1],
-                        (a.at, a.word, a.shift, a.back)))
+                        (a.base, a.word)))
         return out
 
     def _core_from_position(self, reader):
@@ -737,7 +786,7 @@ cdef class OustGame(Game):
         s.passes = passes
         _rebuild_derived(&s, &self.g)
         if passes == 2:
-            if to_move != -1 or s.nlegal[0] or s.nlegal[1]:
+            if to_move != -1 or _can_place(&s, &self.g, 0) or _can_place(&s, &self.g, 1):
                 raise reader.fail("passes is 2 (a draw) but the game goes on: to_move must be -1 "
                                   "and neither colour able to place")
         elif to_move == -1:
@@ -745,24 +794,23 @@ cdef class OustGame(Game):
                 raise reader.fail("to_move is -1 but the game is not won: a win leaves one colour "
                                   "with stones (passes 0), a draw has passes 2")
             s.winner = 0 if s.ch.stones[0] > 0 else 1
-        elif passes == 1 and s.nlegal[1 - to_move]:
+        elif passes == 1 and _can_place(&s, &self.g, 1 - to_move):
             raise reader.fail(f"passes is 1 but player {1 - to_move} had a placement, so could not pass")
         s.h.hash = oust_hash_full(&s, &self.g)
         return _core_bytes(&s)
 
 
 cdef void _fill_around(Around* a, neighbours) except *:
-    cdef int32_t at = min(neighbours), shift, d
-    if max(neighbours) - at >= 64:
-        raise ParameterError(f"oust: a cell's neighbours span {max(neighbours) - at + 1} cells, over 64")
-    a.at = at
-    a.word = at >> 6
-    a.shift = at & 63
-    a.back = 63 - a.shift
+    cdef int32_t base = min(neighbours) & ~7, shift, d
+    if max(neighbours) - base >= 64:
+        raise ParameterError(f"oust: a cell's neighbours span {max(neighbours) - base + 1} bits "
+                             f"from a byte's start, over 64")
+    a.base = base
+    a.word = base >> 6
     a.win = 0
     for d in neighbours:
-        a.win |= (<uint64_t>1) << (d - at)
-    shift = at & 63
+        a.win |= (<uint64_t>1) << (d - base)
+    shift = base & 63
     a.lo = a.win << shift
     a.hi = (a.win >> 1) >> (63 - shift)
 
@@ -863,7 +911,10 @@ cdef class OustState(State):
                 "size": [s.ch.size[c] for c in range(n)], "colour": [s.ch.colour[c] for c in range(n)],
                 "reach": [s.reach[c] for c in range(n)],
                 "chains": [s.ch.chains[0], s.ch.chains[1]], "stones": [s.ch.stones[0], s.ch.stones[1]],
-                "legal": [cells for cells, _ in sets], "nlegal": [count for _, count in sets],
+                "legal": sets,
+                "touched": [[c for c in range(n) if bit_get(s.touched[k], c)] for k in range(2)],
+                "dwarfed": [[c for c in range(n) if bit_get(s.dwarfed[k], c)] for k in range(2)],
+                "multi": [[c for c in range(n) if bit_get(s.multi[k], c)] for k in range(2)],
                 "stale": [[c for c in range(n) if bit_get(s.stale[k], c)] for k in range(2)],
                 "near": [[c for c in range(n) if bit_get(s.near[k], c)] for k in range(2)]}
 
@@ -879,7 +930,7 @@ cdef class OustState(State):
         else:
             _refresh(&copy, self._g(), 0)
             _refresh(&copy, self._g(), 1)
-        return [([c for c in range(n) if bit_get(copy.legal[k], c)], copy.nlegal[k]) for k in range(2)]
+        return [[c for c in range(n) if bit_get(copy.legal[k], c)] for k in range(2)]
 
     def count_legal_turns(self, limit=None):
         """The number of distinct legal turns, without enumerating their strings
