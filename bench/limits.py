@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import re
 import shutil
 import statistics
@@ -29,8 +30,12 @@ import sys
 import tempfile
 from pathlib import Path
 
-import ludens
-from ludens import benchmark
+# numpy's BLAS threads spin for a while after it is imported, on the cores
+# being measured; one BLAS thread keeps them out (as in bench/vector.py).
+os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
+
+import ludens  # noqa: E402  (after the environment is set)
+from ludens import benchmark  # noqa: E402
 
 DEFAULT_BASELINES = Path(__file__).resolve().parents[2] / "shared" / "baselines"
 
