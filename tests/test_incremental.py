@@ -7,9 +7,12 @@ with them, and so do the sets of states restored by undo, clone and
 deserialize.
 """
 
+import random
+
 import pytest
 
 import ludens
+from ludens._grow import _select_in_word
 
 OUST = [({"size": 2}, 30), ({"size": 5}, 10), ({"size": 7}, 4),
         ({"board": "square", "size": 3}, 30), ({"board": "square", "size": 6}, 8),
@@ -82,3 +85,15 @@ def test_symple_legal_sets(name, params, games):
 
     for g in range(games):
         _play(game, 200 + g, check)
+
+
+def test_select_in_word_is_the_ith_set_bit():
+    # The draws' select (a byte table inside the word): every bit of every
+    # byte in every byte position, and random words of every density.
+    rng = random.Random(5)
+    words = [b << (8 * k) for b in range(1, 256) for k in range(8)]
+    words += [rng.getrandbits(64) & rng.getrandbits(64) | 1 << rng.randrange(64) for _ in range(2000)]
+    words += [2 ** 64 - 1, 1 << 63]
+    for x in words:
+        ones = [j for j in range(64) if x >> j & 1]
+        assert [_select_in_word(x, i) for i in range(len(ones))] == ones, hex(x)

@@ -57,6 +57,29 @@ cdef extern from *:
     uint64_t bits_from "ludens_bits_from"(const uint64_t* b, int32_t p) noexcept nogil
 
 
+cdef extern from *:
+    """
+    /* select_in_byte[8 * b + i]: the position of the i-th set bit of the byte
+       b (i below its bit count), computed by the compiler: the number of
+       prefixes b & 1, b & 3, ..., b & 127 that hold at most i set bits. */
+    #define LUDENS_PC8(b) (((b) & 1) + ((b) >> 1 & 1) + ((b) >> 2 & 1) + ((b) >> 3 & 1) \
+                           + ((b) >> 4 & 1) + ((b) >> 5 & 1) + ((b) >> 6 & 1) + ((b) >> 7 & 1))
+    #define LUDENS_LE(b, i, j) (LUDENS_PC8((b) & ((2 << (j)) - 1)) <= (i))
+    #define LUDENS_SEL(b, i) (LUDENS_LE(b, i, 0) + LUDENS_LE(b, i, 1) + LUDENS_LE(b, i, 2) \
+                              + LUDENS_LE(b, i, 3) + LUDENS_LE(b, i, 4) + LUDENS_LE(b, i, 5) \
+                              + LUDENS_LE(b, i, 6))
+    #define LUDENS_SEL1(b) LUDENS_SEL(b, 0), LUDENS_SEL(b, 1), LUDENS_SEL(b, 2), LUDENS_SEL(b, 3), \
+                           LUDENS_SEL(b, 4), LUDENS_SEL(b, 5), LUDENS_SEL(b, 6), LUDENS_SEL(b, 7)
+    #define LUDENS_SEL4(b) LUDENS_SEL1(b), LUDENS_SEL1(b + 1), LUDENS_SEL1(b + 2), LUDENS_SEL1(b + 3)
+    #define LUDENS_SEL16(b) LUDENS_SEL4(b), LUDENS_SEL4(b + 4), LUDENS_SEL4(b + 8), LUDENS_SEL4(b + 12)
+    #define LUDENS_SEL64(b) LUDENS_SEL16(b), LUDENS_SEL16(b + 16), LUDENS_SEL16(b + 32), LUDENS_SEL16(b + 48)
+    static const unsigned char ludens_select_in_byte[256 * 8] = {
+        LUDENS_SEL64(0), LUDENS_SEL64(64), LUDENS_SEL64(128), LUDENS_SEL64(192)
+    };
+    """
+    const uint8_t select_in_byte "ludens_select_in_byte"[256 * 8]
+
+
 cdef inline bint bit_get(const uint64_t* b, int32_t c) noexcept nogil:
     return (b[c >> 6] >> (c & 63)) & 1
 
@@ -103,8 +126,7 @@ cdef inline int32_t select_in_word(uint64_t x, int32_t i) noexcept nogil:
 
     Broadword and branch-free: the bit counts of the eight bytes, their running
     sums (one multiply), then the byte holding the bit is the number of running
-    sums not above i, found for all bytes at once; inside that byte the same
-    again, with its eight bits spread out one to a byte.
+    sums not above i, found for all bytes at once; inside that byte, a table.
     """
     cdef uint64_t ones = <uint64_t>0x0101010101010101, highs = <uint64_t>0x8080808080808080
     cdef uint64_t b = x - ((x >> 1) & <uint64_t>0x5555555555555555)
@@ -115,11 +137,7 @@ cdef inline int32_t select_in_word(uint64_t x, int32_t i) noexcept nogil:
     cdef uint64_t below = (((<uint64_t>i * ones) | highs) - sums) & highs
     cdef int32_t shift = <int32_t>(((below >> 7) * ones) >> 56) << 3     # bytes wholly below the bit
     i -= <int32_t>(((sums << 8) >> shift) & 0xFF)   # the set bits in those bytes
-    # Byte j of ``bits``: bit j of the byte holding the bit, as 0 or 1.
-    cdef uint64_t bits = ((((x >> shift) & 0xFF) * ones) & <uint64_t>0x8040201008040201)
-    bits = ((bits + <uint64_t>0x7F7F7F7F7F7F7F7F) & highs) >> 7
-    below = (((<uint64_t>i * ones) | highs) - bits * ones) & highs
-    return shift + <int32_t>(((below >> 7) * ones) >> 56)
+    return shift + select_in_byte[(((x >> shift) & 0xFF) << 3) + i]
 
 
 cdef inline int32_t bits_select(const uint64_t* b, const int32_t* counts, int32_t nwords,

@@ -12,6 +12,7 @@ start-of-turn chains and whose edges are the candidate cells.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
+from ludens._bits cimport select_in_word
 
 from ludens._state import count_up_to, turn_limit
 
@@ -467,3 +468,11 @@ def maximal_matchings(edges):
                 k -= 1
         if k < 0:
             return
+
+
+def _select_in_word(x, int i):
+    """``select_in_word`` of ``_bits.pxd`` (for tests): the position of the
+    i-th set bit of the 64-bit x, from the low end."""
+    if not 0 <= x < 2 ** 64 or not 0 <= i < bin(x).count("1"):
+        raise ValueError(f"_select_in_word: no set bit {i} in {x:#x}")
+    return select_in_word(<uint64_t>x, i)
