@@ -55,6 +55,17 @@ def test_full_board_has_exactly_one_winner(n, rnd):
     s = g.new_state({"board": board, "to_move": -1})
     assert s.is_terminal()
     assert sorted(s.returns().tolist()) == [-1.0, 1.0]
+    # ... and it is Black exactly when Black's stones join row 1 to row n (a flood fill).
+    seen = {c for c in black if c[1:] == "1"}
+    todo = list(seen)
+    while todo:
+        i = g.board.index(todo.pop())
+        for j in g.board.neighbours(i):
+            name = g.board.names[j]
+            if name in black and name not in seen:
+                seen.add(name)
+                todo.append(name)
+    assert s.winner_colour() == (0 if any(c[1:] == str(n) for c in seen) else 1)
 
 
 def test_swap_exchanges_seats_not_the_board():

@@ -8,8 +8,9 @@ Both run on one engine: ``nlabels`` is 1 for Hex and 3 for Hox.
 Actions: a cell index places a stone there; ``num_cells`` is SWAP; under
 ``upto`` ``num_cells + 1`` is END (closes a turn early).  Turns follow the
 game's numeric protocol (ludens/_protocol.pxd; ``1*`` by default).
-Connections are tracked by union-find with path halving over the cells plus
-four virtual edge nodes; a stone joining its colour's two edge nodes wins.
+Connections are tracked by union-find with path halving over the stones;
+each chain's root keeps the edges it touches, and a stone whose chain then
+touches both of its colour's edges wins.
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
@@ -33,8 +34,6 @@ from ludens.protocols import check_numeric
 cdef enum:
     MAX_SIDE = 26
     MAX_CELLS = 676
-    EDGE0 = MAX_CELLS          # the virtual nodes: colour k's edges are EDGE0 + 2k and EDGE0 + 2k + 1
-    NODES = MAX_CELLS + 4
     EMPTY = -1
 
 ctypedef struct HexTables:
@@ -55,7 +54,8 @@ ctypedef struct HexCore:
     Header h
     int32_t stones                 # stones on the board
     int32_t winner                 # colour, or -1
-    int16_t parent[NODES]
+    int16_t parent[MAX_CELLS]      # union-find over the stones (path halving)
+    int8_t edges[MAX_CELLS]        # at a root: the edges its chain touches (bits as HexTables.edge)
     int8_t cell[MAX_CELLS]         # colour of the stone, or EMPTY
 
 
@@ -73,6 +73,7 @@ cdef inline void _union(HexCore* s, int16_t a, int16_t b) noexcept nogil:
     b = _find(s, b)
     if a != b:
         s.parent[a] = b
+        s.edges[b] |= s.edges[a]
 
 
 cdef inline bint _swap_available(const HexCore* s, const HexTables* g) noexcept nogil:
@@ -93,16 +94,13 @@ cdef inline void _place(HexCore* s, const HexTables* g, int32_t cell) noexcept n
     s.cell[cell] = <int8_t>colour
     s.stones += 1
     s.parent[cell] = <int16_t>cell
+    s.edges[cell] = g.edge[colour][cell]
     s.h.hash ^= g.zobrist[colour][cell]
     for k in range(g.geo.nbr_start[cell], g.geo.nbr_start[cell + 1]):
         nb = <int16_t>g.geo.nbr[k]
         if s.cell[nb] == colour:
             _union(s, <int16_t>cell, nb)
-    if g.edge[colour][cell] & 1:
-        _union(s, <int16_t>cell, <int16_t>(EDGE0 + 2 * colour))
-    if g.edge[colour][cell] & 2:
-        _union(s, <int16_t>cell, <int16_t>(EDGE0 + 2 * colour + 1))
-    if _find(s, <int16_t>(EDGE0 + 2 * colour)) == _find(s, <int16_t>(EDGE0 + 2 * colour + 1)):
+    if s.edges[_find(s, <int16_t>cell)] == 3:          # the chain touches both of its edges
         s.winner = colour              # a win ends the turn, wherever it is
         protocol_game_over(&s.h, &g.proto, &g.keys)
     else:
@@ -449,6 +447,7 @@ cdef class HexGame(Game):
             counts[self.g.seq[c]] += 1
             s.cell[c] = colour
             s.parent[c] = c
+            s.edges[c] = self.g.edge[colour][c]
         n = len(cells)
         if swapped and n == 0:
             raise reader.fail("swapped is True, but nobody can swap before the first stone")
@@ -465,13 +464,9 @@ cdef class HexGame(Game):
                     nb = self.board.geo.nbr[k]
                     if s.cell[nb] == colour:
                         _union(&s, c, nb)
-                if self.g.edge[colour][c] & 1:
-                    _union(&s, c, EDGE0 + 2 * colour)
-                if self.g.edge[colour][c] & 2:
-                    _union(&s, c, EDGE0 + 2 * colour + 1)
-        for colour in range(2):
-            if _find(&s, EDGE0 + 2 * colour) == _find(&s, EDGE0 + 2 * colour + 1):
-                s.winner = colour
+        for c in range(self.g.ncells):
+            if s.cell[c] != EMPTY and s.parent[c] == c and s.edges[c] == 3:
+                s.winner = s.cell[c]
         s.h.to_move = -1 if s.winner >= 0 else colour_to_move
         if s.h.to_move < 0 and s.winner < 0:
             raise reader.fail("to_move is -1 but nobody has connected")
@@ -500,7 +495,7 @@ cdef void _reset(HexCore* s) noexcept:
     cdef int32_t i
     memset(s, 0, sizeof(HexCore))
     memset(s.cell, EMPTY, sizeof(s.cell))
-    for i in range(NODES):
+    for i in range(MAX_CELLS):
         s.parent[i] = <int16_t>i
     s.winner = -1
     s.h.to_move = 0
