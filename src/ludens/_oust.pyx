@@ -291,7 +291,7 @@ cdef inline bint _can_place(const OustCore* s, const OustTables* g, int32_t k) n
 cdef void _refresh(OustCore* s, const OustTables* g, int32_t k) noexcept nogil:
     """Bring colour k's legal cells up to date: its stale cells get their
     plain verdicts (see the module's docstring), the others are evaluated."""
-    cdef int32_t w, c
+    cdef int32_t w
     cdef uint64_t x, now, bit, cells, dead, sure
     cdef const Around* a
     for w in range(g.nwords):
@@ -544,8 +544,9 @@ cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:
 
 
 cdef void _rebuild_derived(OustCore* s, const OustTables* g) noexcept nogil:
-    """Stone sets, reach and legal cells from the chains alone (positions set up by hand)."""
-    cdef int32_t c, k
+    """Stone sets and their kinds, reach and legal cells from the chains alone (positions
+    set up by hand)."""
+    cdef int32_t c, k, r
     memset(s.stones, 0, sizeof(s.stones))
     memset(s.near, 0, sizeof(s.near))
     memset(s.legal, 0, sizeof(s.legal))
@@ -561,12 +562,15 @@ cdef void _rebuild_derived(OustCore* s, const OustTables* g) noexcept nogil:
         if s.ch.colour[c] != EMPTY and s.ch.root[c] == c:
             s.reach[c] = <int16_t>_reach_of(s, g, c)
     for c in range(g.ncells):
-        if s.ch.colour[c] != EMPTY and s.reach[s.ch.root[c]] > 0:
-            bit_set(s.touched[s.ch.colour[c]], c)
-        if s.ch.colour[c] != EMPTY and s.reach[s.ch.root[c]] > s.ch.size[s.ch.root[c]]:
-            bit_set(s.dwarfed[s.ch.colour[c]], c)
-        if s.ch.colour[c] != EMPTY and s.ch.size[s.ch.root[c]] > 1:
-            bit_set(s.multi[s.ch.colour[c]], c)
+        k = s.ch.colour[c]
+        if k != EMPTY:
+            r = s.ch.root[c]
+            if s.reach[r] > 0:
+                bit_set(s.touched[k], c)
+            if s.reach[r] > s.ch.size[r]:
+                bit_set(s.dwarfed[k], c)
+            if s.ch.size[r] > 1:
+                bit_set(s.multi[k], c)
     for k in range(2):
         for c in range(g.ncells):
             if s.ch.colour[c] == EMPTY:
@@ -815,6 +819,11 @@ cdef void _fill_around(Around* a, neighbours) except *:
     a.hi = (a.win >> 1) >> (63 - shift)
 
 
+cdef list _colour_cells(const uint64_t (*sets)[WORDS], int32_t n):
+    """Per colour, the cells of its set among ``sets`` (for tests)."""
+    return [[c for c in range(n) if bit_get(sets[k], c)] for k in range(2)]
+
+
 cdef bytes _core_bytes(OustCore* s):
     return PyBytes_FromStringAndSize(<char*>s, sizeof(OustCore))
 
@@ -912,11 +921,11 @@ cdef class OustState(State):
                 "reach": [s.reach[c] for c in range(n)],
                 "chains": [s.ch.chains[0], s.ch.chains[1]], "stones": [s.ch.stones[0], s.ch.stones[1]],
                 "legal": sets,
-                "touched": [[c for c in range(n) if bit_get(s.touched[k], c)] for k in range(2)],
-                "dwarfed": [[c for c in range(n) if bit_get(s.dwarfed[k], c)] for k in range(2)],
-                "multi": [[c for c in range(n) if bit_get(s.multi[k], c)] for k in range(2)],
-                "stale": [[c for c in range(n) if bit_get(s.stale[k], c)] for k in range(2)],
-                "near": [[c for c in range(n) if bit_get(s.near[k], c)] for k in range(2)]}
+                "touched": _colour_cells(s.touched, n),
+                "dwarfed": _colour_cells(s.dwarfed, n),
+                "multi": _colour_cells(s.multi, n),
+                "stale": _colour_cells(s.stale, n),
+                "near": _colour_cells(s.near, n)}
 
     def _legal_sets(self, bint from_scratch=False):
         """Per colour, the cells where it may place (for tests): the incremental
@@ -930,7 +939,7 @@ cdef class OustState(State):
         else:
             _refresh(&copy, self._g(), 0)
             _refresh(&copy, self._g(), 1)
-        return [[c for c in range(n) if bit_get(copy.legal[k], c)] for k in range(2)]
+        return _colour_cells(copy.legal, n)
 
     def count_legal_turns(self, limit=None):
         """The number of distinct legal turns, without enumerating their strings
