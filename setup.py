@@ -1,33 +1,56 @@
-"""Build of the compiled modules.  MODULES is the one list of extensions:
-src/ludens/<name>.pyx is compiled as ludens.<name>, beside its .pxd (if any),
-which ships in the wheel for other Cython code to cimport.  LUDENS_CHECKED=1
-builds with Cython's bounds and wraparound checks, C assertions and trapping undefined-behaviour checks on (a CI step
-runs the suite against such a build).  Optimised builds strip the symbol
-tables from the extension modules (a wheel is about a sixth of the size);
-LUDENS_KEEP_SYMBOLS=1 keeps them, e.g. for a profiler."""
+"""Build of the compiled engine.
 
+MODULES is the one list of extension modules: each is named by its import
+path (``ludens._hex``) and built from one ``.pyx`` under ``pyx/`` (which may
+``include`` ``.pxi`` parts beside it).  The C-level headers (``.pxd``) live in
+``src/ludens/`` and ship in the wheel for other Cython code to cimport;
+``include_path=["src"]`` finds them by their full module names, ahead of any
+installed ludens on ``sys.path``.  No ``.pxd`` may sit under ``pyx/``: Cython
+would silently prefer it there.
+
+LUDENS_CHECKED=1 builds with Cython's bounds and wraparound checks, C
+assertions and trapping undefined-behaviour checks on (a CI step runs the
+suite against such a build).  Optimised builds strip the symbol tables from
+the extension modules (a wheel is about a sixth of the size);
+LUDENS_KEEP_SYMBOLS=1 keeps them, e.g. for a profiler.
+
+Speed: modules are translated and compiled in parallel, one job per CPU; and
+a module whose inputs (its sources, every header, Cython's and numpy's
+versions, the flags) are unchanged since the last build in this tree is
+neither translated nor compiled again (C files serve every Python version;
+each version's compiled modules are kept apart).  Cython's own check cannot see that:
+pip builds in a fresh environment each time, whose Cython headers are always
+newer than the C files.
+"""
+
+import hashlib
+import multiprocessing
 import os
 import sys
+from pathlib import Path
 
+import Cython
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
 
-MODULES = [
-    "_board",       # board geometry
-    "_state",       # the generic Game / State engine
-    "_simulate",    # batch random playouts without the GIL
-    "_vector",      # VectorEnv: batched stepping into numpy buffers
-    "_mcts",        # Monte Carlo tree search
-    "_hex",         # Hex and Hox
-    "_tiptoptoe",   # Tip-Top-Toe
-    "_storisende",  # Storisende
-    "_grow",        # Symple's protocol: whole turns, shared by Symple and Symple Hex
-    "_symple",      # Symple
-    "_symplehex",   # Symple Hex: Hex under Symple's protocol
-    "_oust",        # Oust
-    "_wunchunk",    # Wunchunk
-]
+MODULES = {
+    "_board": "engine/board.pyx",             # board geometry
+    "_state": "engine/state.pyx",             # the generic Game / State engine
+    "_simulate": "engine/simulate.pyx",       # batch random playouts without the GIL
+    "_vector": "env/vector.pyx",              # VectorEnv: batched stepping into numpy buffers
+    "_mcts": "search/mcts.pyx",               # Monte Carlo tree search
+    "_hex": "games/hex/hex.pyx",              # Hex and Hox
+    "_symplehex": "games/hex/symplehex.pyx",  # Symple Hex: Hex under Symple's protocol
+    "_tiptoptoe": "games/tiptoptoe/tiptoptoe.pyx",
+    "_storisende": "games/storisende/storisende.pyx",
+    "_grow": "games/symple/grow.pyx",         # Symple's protocol, shared by Symple and Symple Hex
+    "_symple": "games/symple/symple.pyx",
+    "_oust": "games/oust/oust.pyx",
+    "_wunchunk": "games/wunchunk/wunchunk.pyx",
+}
+
+ROOT = Path(__file__).resolve().parent
 
 
 def _flag(name):
@@ -63,11 +86,34 @@ elif sys.platform == "darwin":
 else:
     LINK_ARGS = ["-s"]
 
+# A checked build keeps its files apart, so it can never pass for an optimised one.
+BUILD_BASE = "build/checked" if CHECKED else "build"
+CYTHON_DIR = "build/cython-checked" if CHECKED else "build/cython"
+JOBS = os.cpu_count() or 1
+HEADERS = sorted(str(p.relative_to(ROOT)) for p in (ROOT / "src" / "ludens").glob("*.pxd"))
 
-def extension(name):
+
+def _inputs(source):
+    """The files a module's translation reads: its .pyx, the .pxi parts beside it, every header."""
+    folder = (ROOT / "pyx" / source).parent
+    parts = sorted(str(p.relative_to(ROOT)) for p in folder.glob("*.pxi"))
+    return [f"pyx/{source}"] + parts + HEADERS
+
+
+def _fingerprint(name, source):
+    h = hashlib.sha256()
+    for item in (name, Cython.__version__, numpy.__version__, sys.platform,
+                 repr(sorted(DIRECTIVES.items())), repr(COMPILE_ARGS), repr(LINK_ARGS)):
+        h.update(item.encode() + b"\0")
+    for path in _inputs(source):
+        h.update(path.encode() + b"\0" + (ROOT / path).read_bytes() + b"\0")
+    return h.hexdigest()
+
+
+def extension(name, source):
     return Extension(
         f"ludens.{name}",
-        [f"src/ludens/{name}.pyx"],
+        [source],
         include_dirs=[numpy.get_include()],
         define_macros=[("NPY_NO_DEPRECATED_API", "NPY_1_7_API_VERSION")],
         extra_compile_args=COMPILE_ARGS,
@@ -75,13 +121,31 @@ def extension(name):
     )
 
 
+def extensions():
+    """The extension modules: the unchanged ones from their C files of the last build, the others
+    translated now (in parallel), each C file's fingerprint recorded beside it."""
+    fresh, changed, stamps = [], [], {}
+    for name, source in MODULES.items():
+        c_file = Path(CYTHON_DIR) / "pyx" / Path(source).with_suffix(".c")
+        stamp = c_file.with_suffix(".fingerprint")
+        stamps[name] = (stamp, _fingerprint(name, source))
+        if c_file.exists() and stamp.exists() and stamp.read_text() == stamps[name][1]:
+            fresh.append(extension(name, str(c_file)))
+        else:
+            changed.append(extension(name, f"pyx/{source}"))
+    if not changed:
+        return fresh
+    # Parallel translation forks workers; elsewhere (spawn) it would re-run this script.
+    nthreads = JOBS if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else 0
+    built = cythonize(changed, include_path=["src"], compiler_directives=DIRECTIVES,
+                      build_dir=CYTHON_DIR, nthreads=nthreads)
+    for ext in built:
+        stamp, fingerprint = stamps[ext.name[len("ludens."):]]
+        stamp.write_text(fingerprint)
+    return fresh + built
+
+
 setup(
-    # A checked build keeps its objects apart, so it can never pass for an optimised one.
-    options={"build": {"build_base": "build/checked"}} if CHECKED else {},
-    ext_modules=cythonize(
-        [extension(m) for m in MODULES],
-        include_path=["src"],
-        compiler_directives=DIRECTIVES,
-        build_dir="build/cython-checked" if CHECKED else "build/cython",
-    ),
+    options={"build": {"build_base": BUILD_BASE}, "build_ext": {"parallel": JOBS}},
+    ext_modules=extensions(),
 )
