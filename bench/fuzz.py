@@ -4,7 +4,7 @@
     python bench/fuzz.py --count 20000 --games hex,oust --seconds 600
 
 The inputs and checks are tests/fuzzing.py's (the suite runs a bounded
-version, tests/test_fuzz.py).  Each game runs in a child process, in chunks,
+version, tests/engine/test_fuzz.py).  Each game runs in a child process, in chunks,
 so a crash is reported with the chunk's seed instead of ending the run.
 Accepted states are checked and simulated in C; ``--play`` also plays them
 out in Python (slower).  Prints, per game, the count of every outcome, and

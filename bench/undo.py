@@ -13,7 +13,7 @@ then timed, on the same state in the same run:
   checkpoints is measured; the figure is the mean.
 
 The ratio undo / clone is the figure to compare (the issue's target: at most
-3).  Undo is exact (tests/test_state_runtime.py checks it against replays
+3).  Undo is exact (tests/engine/test_runtime.py checks it against replays
 from the root); its checkpoints cost core_size / CHECKPOINT_EVERY bytes per
 ply of history, shared between a state and its clones; "state KB" is a
 state's whole memory at that ply (core, history, checkpoints).

@@ -1,4 +1,5 @@
-"""Shared test set-up: makes tests/support.py importable and locates the reference records."""
+"""Shared test set-up: makes the helpers in tests/ (support.py, fuzzing.py) and the test
+folders (``from games.test_symple import ...``) importable."""
 
 import sys
 from pathlib import Path

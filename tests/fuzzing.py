@@ -1,4 +1,4 @@
-"""Hostile inputs for the restoring entry points, shared by tests/test_fuzz.py
+"""Hostile inputs for the restoring entry points, shared by tests/engine/test_fuzz.py
 (a bounded run in a subprocess) and bench/fuzz.py (>= 10^6 inputs per game).
 
 Each input goes through ``new_state``, ``deserialize_state`` or

@@ -362,7 +362,7 @@ def test_many_envs_come_and_go():
 
 def test_observation_planes_are_documented_for_every_game():
     from pathlib import Path
-    pages = Path(__file__).resolve().parents[1] / "docs" / "games"
+    pages = Path(__file__).resolve().parents[2] / "docs" / "games"
     for name in ludens.games():
         text = (pages / f"{name}.rst").read_text()
         assert "Observation planes" in text, f"docs/games/{name}.rst: no observation planes"

@@ -4,7 +4,7 @@ rule, and a pure-Python model compared with the engine on random games."""
 import pickle
 
 import pytest
-from test_symple import Model as SympleModel
+from games.test_symple import Model as SympleModel
 
 import ludens
 
@@ -133,7 +133,7 @@ def test_pictures_and_text():
 # -- a pure-Python model -------------------------------------------------------------------
 
 class Model(SympleModel):
-    """Symple Hex written out naively: the Symple model of tests/test_symple.py (dict
+    """Symple Hex written out naively: the Symple model of tests/games/test_symple.py (dict
     board, flood fills) on Hex's six neighbours, ending the game at a connection."""
 
     def __init__(self, n):

@@ -3,7 +3,7 @@
 Golden files (tests/golden/*.svg) are compared exactly.  After a deliberate
 change to the drawing, regenerate them and look at the result:
 
-    LUDENS_UPDATE_GOLDEN=1 PYTHONPATH=src python -m pytest -q tests/test_svg.py -k golden
+    LUDENS_UPDATE_GOLDEN=1 PYTHONPATH=src python -m pytest -q tests/io/test_svg.py -k golden
 """
 
 from __future__ import annotations
@@ -18,7 +18,7 @@ import pytest
 import ludens
 from ludens import pictures
 
-GOLDEN = Path(__file__).resolve().parent / "golden"
+GOLDEN = Path(__file__).resolve().parents[1] / "golden"
 SVG = "{http://www.w3.org/2000/svg}"
 
 # Boards drawn per game (games not listed: their defaults).
@@ -295,7 +295,7 @@ def test_golden(key):
 
 def test_readme_picture_is_what_its_command_draws(tmp_path):
     """README's Pictures section: its command reproduces the committed image."""
-    root = Path(__file__).resolve().parents[1]
+    root = Path(__file__).resolve().parents[2]
     readme = (root / "README.md").read_text(encoding="utf-8")
     m = re.search(r"ludens render (\w+) (.*)-o (docs/\S+\.svg)", readme)
     assert m, "README shows a 'ludens render ... -o docs/....svg' command"

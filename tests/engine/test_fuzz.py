@@ -10,7 +10,7 @@ import pytest
 
 import ludens
 
-HERE = Path(__file__).resolve().parent
+HERE = Path(__file__).resolve().parents[1]        # tests/, where fuzzing.py lives
 
 
 @pytest.mark.parametrize("name", list(ludens.games()))

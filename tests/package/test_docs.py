@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+ROOT = Path(__file__).resolve().parents[2]
 DOCS = ROOT / "docs"
 PAGES = sorted(p for p in DOCS.rglob("*.rst") if "_build" not in p.parts)
 
@@ -128,7 +128,7 @@ def test_readme_examples_run(tmp_path):
     commands = readme_commands(text)
     assert "ludens simulate hex -n 100000" in commands          # the set-up command
     for line in commands:
-        if "mcts" not in line:      # search commands run for seconds each; tests/test_cli.py covers them
+        if "mcts" not in line:      # search commands run for seconds each; tests/cli/test_cli.py covers them
             missing += run_command(line, tmp_path)
     skip_if(missing)
 
