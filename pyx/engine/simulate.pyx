@@ -20,8 +20,8 @@ from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int8_t, int32_t, int64_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
-from posix.time cimport CLOCK_MONOTONIC, clock_gettime, timespec
 
+from ludens._clock cimport monotonic_seconds
 from ludens._rng cimport Rng as RngState
 from ludens._rng cimport rng_below, rng_next, rng_seed, rng_uniform
 from ludens._state cimport (MAX_PLAYERS, Game, Header, PlayoutStats, Rules, State, playout_applied,
@@ -142,12 +142,6 @@ def _rng_words(st):
     return words
 
 
-cdef inline double _now() noexcept nogil:
-    cdef timespec ts
-    clock_gettime(CLOCK_MONOTONIC, &ts)
-    return ts.tv_sec + ts.tv_nsec * 1e-9
-
-
 # Seconds between two looks at pending signals (Ctrl-C) from a chunk run on
 # the main thread; other threads stop on the StopFlag the main thread sets.
 cdef double _SIGNAL_EVERY = 0.02
@@ -237,17 +231,17 @@ def run_chunk(source, seed, long long start, int count, int max_plies, StopFlag 
     cdef bint oom = False, stopped = False
     cdef int* stop_flag = NULL if stop is None else &stop.raised
     cdef bint watch_signals = threading.current_thread() is threading.main_thread()
-    cdef double next_look = _now() + _SIGNAL_EVERY
+    cdef double next_look = monotonic_seconds() + _SIGNAL_EVERY
     try:
         with nogil:
             for i in range(count):
                 if stop_flag != NULL and stop_flag[0]:
                     stopped = True
                     break
-                if watch_signals and _now() >= next_look:
+                if watch_signals and monotonic_seconds() >= next_look:
                     with gil:
                         PyErr_CheckSignals()     # raises KeyboardInterrupt on Ctrl-C
-                    next_look = _now() + _SIGNAL_EVERY
+                    next_look = monotonic_seconds() + _SIGNAL_EVERY
                 memcpy(core, root_p, R.core_size)
                 if hashes.data != NULL:
                     memcpy(hashes.data, prefix, sizeof(uint64_t) * nprefix)
