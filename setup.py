@@ -33,6 +33,7 @@ import Cython
 import numpy
 from Cython.Build import cythonize
 from setuptools import Extension, setup
+from setuptools.command.build_ext import build_ext
 
 MODULES = {
     "_board": "engine/board.pyx",             # board geometry
@@ -121,18 +122,21 @@ def extension(name, source):
     )
 
 
-def extensions():
-    """The extension modules: the unchanged ones from their C files of the last build, the others
-    translated now (in parallel), each C file's fingerprint recorded beside it."""
+def translated(extensions):
+    """The extension modules to compile: the unchanged ones from their C files of the last build,
+    the others translated now (in parallel), each C file's fingerprint recorded beside it."""
     fresh, changed, stamps = [], [], {}
-    for name, source in MODULES.items():
+    for ext in extensions:
+        name = ext.name.removeprefix("ludens.")
+        source = MODULES[name]
         c_file = Path(CYTHON_DIR) / "pyx" / Path(source).with_suffix(".c")
         stamp = c_file.with_suffix(".fingerprint")
         stamps[name] = (stamp, _fingerprint(name, source))
         if c_file.exists() and stamp.exists() and stamp.read_text() == stamps[name][1]:
-            fresh.append(extension(name, str(c_file)))
+            ext.sources = [str(c_file)]
+            fresh.append(ext)
         else:
-            changed.append(extension(name, f"pyx/{source}"))
+            changed.append(ext)
     if not changed:
         return fresh
     # Parallel translation forks workers; elsewhere (spawn) it would re-run this script.
@@ -140,12 +144,22 @@ def extensions():
     built = cythonize(changed, include_path=["src"], compiler_directives=DIRECTIVES,
                       build_dir=CYTHON_DIR, nthreads=nthreads)
     for ext in built:
-        stamp, fingerprint = stamps[ext.name[len("ludens."):]]
+        stamp, fingerprint = stamps[ext.name.removeprefix("ludens.")]
         stamp.write_text(fingerprint)
     return fresh + built
 
 
+class BuildExt(build_ext):
+    """build_ext that translates the .pyx sources first (only when extensions are built,
+    so that an sdist or the package metadata need no translation)."""
+
+    def run(self):
+        self.extensions[:] = translated(self.extensions)
+        super().run()
+
+
 setup(
     options={"build": {"build_base": BUILD_BASE}, "build_ext": {"parallel": JOBS}},
-    ext_modules=extensions(),
+    ext_modules=[extension(name, f"pyx/{source}") for name, source in MODULES.items()],
+    cmdclass={"build_ext": BuildExt},
 )
