@@ -70,7 +70,7 @@ def test_the_sdist_holds_every_source_and_no_build_output(tmp_path):
         names = {n[len(top) + 1:] for n in tar.getnames()}
     expected = {"setup.py", "pyproject.toml", "README.md", "LICENSE", "MANIFEST.in", "wheels.yml"}
     for folder, patterns in (("pyx", ("*.pyx", "*.pxi")), ("src/ludens", ("*.py", "*.pxd", "*.pyi", "py.typed")),
-                             ("tests", ("*.py",)), ("bench", ("*.py",)), ("docs", ("*.rst", "*.py"))):
+                             ("tests", ("*.py", "*.svg", "*.json", "*.jsonl.gz", "*.pkl")), ("bench", ("*.py",)), ("docs", ("*.rst", "*.py"))):
         for pattern in patterns:
             expected |= {str(p.relative_to(ROOT)) for p in (ROOT / folder).rglob(pattern)
                          if "_build" not in p.parts}
