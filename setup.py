@@ -6,7 +6,7 @@ path (``ludens._hex``) and built from one ``.pyx`` under ``pyx/`` (which may
 ``src/ludens/`` and ship in the wheel for other Cython code to cimport;
 ``include_path=["src"]`` finds them by their full module names, ahead of any
 installed ludens on ``sys.path``.  No ``.pxd`` may sit under ``pyx/``: Cython
-would silently prefer it there.
+would silently ignore it there in favour of the one on the include path.
 
 LUDENS_CHECKED=1 builds with Cython's bounds and wraparound checks, C
 assertions and trapping undefined-behaviour checks on (a CI step runs the
