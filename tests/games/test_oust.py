@@ -408,7 +408,7 @@ def test_count_legal_turns_on_random_positions():
     checked = 0
     for params in ({"size": 4}, {"board": "square", "size": 5}, {"size": 3}):
         g = ludens.load("oust", **params)
-        for game_no in range(25):
+        for _ in range(25):
             s = g.new_initial_state()
             while not s.is_terminal():
                 if s.turn_plies == 0 and rng.below(4) == 0:
