@@ -1,4 +1,4 @@
-"""Oust: every rule of RULES.md § Oust, the chain bookkeeping, and the reference records.
+"""Oust: every rule of docs/games/oust.rst, the chain bookkeeping, and the reference records.
 
 Hand-built positions are mostly on small square boards, where adjacency is
 easy to check by eye (orthogonal neighbours; `a1` is bottom-left).  A plain
@@ -62,7 +62,7 @@ def model_chains(game, board):
 
 
 def model_placement(game, board, colour, cell):
-    """None if illegal, else (board after, captured?) -- RULES.md § Oust read literally."""
+    """None if illegal, else (board after, captured?) -- docs/games/oust.rst read literally."""
     if cell in board:
         return None
     chains, nb = model_chains(game, board)
@@ -325,7 +325,7 @@ def test_no_win_before_the_opponent_has_placed():
 
 
 def test_a_full_board_ends_in_a_draw_after_two_passes():
-    # A 3x3 checkerboard: no placement for anyone, so both pass, and the game is drawn (RULES.md).
+    # A 3x3 checkerboard: no placement for anyone, so both pass, and the game is drawn (a choice: docs/games/oust.rst).
     g = square(3)
     s = position(g, black="a1 c1 b2 a3 c3", white="b1 a2 c2 b3", to_move=0)
     assert legal_names(s) == [PASS]
