@@ -6,6 +6,7 @@ There are no reference records for this game.
 
 import itertools
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -63,6 +64,13 @@ def play(state, moves):
 
 # -- the labelling -----------------------------------------------------------
 
+def test_the_page_prints_this_board():
+    page = Path(__file__).resolve().parents[2] / "docs" / "games" / "tiptoptoe.rst"
+    lines = [line.strip() for line in page.read_text().splitlines()]
+    board = [line.strip() for line in PAGE_BOARD.strip().splitlines()]
+    assert any(lines[i:i + len(board)] == board for i in range(len(lines))), "the page's board differs"
+
+
 def test_default_is_the_pages_board(game):
     assert [list(r) for r in game.labels] == ROWS
     assert ludens.load("tiptoptoe", labels=PAGE_BOARD) == game
@@ -94,7 +102,7 @@ def test_shipped_board_has_the_structure_rules_md_states(game):
     assert (0, 4) in where[32] and len(where[32]) == 3        # e9: top edge of the top-middle house
 
 
-def test_point_values_of_the_seed(game):
+def test_point_values_of_the_designer(game):
     values = game.point_values()
     for n in range(1, 40):
         k = len(game.squares(n))
