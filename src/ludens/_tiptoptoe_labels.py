@@ -1,6 +1,6 @@
 """Tip-Top-Toe's labelling: the numbers on the 81 squares, as text or data, checked.
 
-A labelling is 9 rows of 9 numbers, top row first (RULES.md's layout).
+A labelling is 9 rows of 9 numbers, top row first (the layout of docs/games/tiptoptoe.rst).
 ``parse_labels`` reads the accepted forms and checks the structure the rules
 need; the game (``ludens._tiptoptoe``) only ever sees a checked tuple of rows.
 Squares are named as on the 9x9 square board: column letter, row from the bottom.
@@ -27,7 +27,7 @@ HOUSE_NAMES = ("top-left", "top", "top-right", "left", "middle", "right",
 _KINDS = ("corner", "side", "middle")      # by how many of (row, col) are a house's middle line
 _KIND_COUNT = {"middle": 1, "corner": 2, "side": 3}
 
-# RULES.md's board, top row first.
+# The board ludens ships (docs/games/tiptoptoe.rst), top row first.
 SHIPPED = (
     (10, 11, 12, 13, 32, 14, 15, 16, 17),
     (18, 1, 19, 20, 2, 21, 32, 3, 22),
@@ -92,10 +92,11 @@ def _rows_from_dict(cells: Mapping[Any, Any]) -> list[list[int]]:
 def parse_labels(value: Labels) -> tuple[tuple[int, ...], ...]:
     """A labelling as a tuple of 9 rows of 9 ints (top row first), structure checked.
 
-    Accepted forms: a 9x9 nested sequence of ints, top row first (RULES.md's
-    layout); a string with one row per line or per '/', numbers separated
-    by spaces, commas or '|', ruler lines of '-' and '+' ignored (so RULES.md's
-    block can be pasted); a dict mapping all 81 cell names to their numbers.
+    Accepted forms: a 9x9 nested sequence of ints, top row first (the
+    layout of docs/games/tiptoptoe.rst); a string with one row per line or per
+    '/', numbers separated by spaces, commas or '|', ruler lines of '-' and
+    '+' ignored (so that page's block can be pasted); a dict mapping all 81
+    cell names to their numbers.
     ValueError names the first problem found.
     """
     rows: list[list[int]]

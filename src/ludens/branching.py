@@ -1,7 +1,8 @@
 """Branching measured: distinct legal turns per turn and legal actions per decision.
 
-The seed's argument that a movement protocol changes the branching rate (1*
-to 2* on an N x N placement board: N^2 to N^4) as a measurement:
+The argument of the movement protocols' description, that a protocol changes
+the branching rate (1* to 2* on an N x N placement board: N^2 to N^4), as a
+measurement (docs/games/protocols.rst):
 
     >>> rows = ludens.branching("hex", size=5, protocol=["1*", "2*", "12*"], n=200)   # doctest: +SKIP
     >>> print(ludens.branching_table(rows))                                        # doctest: +SKIP

@@ -24,7 +24,7 @@ import itertools
 import json
 import os
 import sys
-from typing import Any, Iterable, NoReturn, Optional, Sequence, TextIO
+from typing import Any, Callable, Iterable, NoReturn, Optional, Sequence, TextIO
 
 import ludens
 from ludens import benchmark, bots, pictures, records, sweeps
@@ -608,28 +608,38 @@ def build_parser() -> argparse.ArgumentParser:
     return ap
 
 
+Handler = Callable[[argparse.Namespace, TextIO, TextIO], int]
+
+
+def _output_only(command: Callable[[argparse.Namespace, TextIO], int]) -> Handler:
+    """A command that reads no input, as a handler."""
+    return lambda args, out, inp: command(args, out)
+
+
+# Every subcommand of build_parser(), aliases included, and what runs it.
+COMMANDS: dict[str, Handler] = {
+    "list": _output_only(cmd_list),
+    "simulate": _output_only(cmd_simulate),
+    "play": cmd_play,
+    "match": _output_only(cmd_match),
+    "analyse": _output_only(cmd_analyse),
+    "analyze": _output_only(cmd_analyse),
+    "replay": _output_only(cmd_replay),
+    "render": _output_only(cmd_render),
+    "branching": _output_only(cmd_branching),
+    "bench": _output_only(cmd_bench),
+}
+
+
 def main(argv: Optional[Sequence[str]] = None, out: TextIO = sys.stdout, inp: TextIO = sys.stdin) -> int:
     try:
         args = build_parser().parse_args(argv)
+        handler = COMMANDS.get(args.command)
+        if handler is None:         # a subcommand the parser takes but no handler runs
+            raise UsageError(f"unknown command {args.command!r}")
         if hasattr(args, "game"):
             args.game = args.game.strip().lower()      # as ludens.load reads names
-        if args.command == "list":
-            return cmd_list(args, out)
-        if args.command == "simulate":
-            return cmd_simulate(args, out)
-        if args.command == "play":
-            return cmd_play(args, out, inp)
-        if args.command == "match":
-            return cmd_match(args, out)
-        if args.command in ("analyse", "analyze"):
-            return cmd_analyse(args, out)
-        if args.command == "replay":
-            return cmd_replay(args, out)
-        if args.command == "render":
-            return cmd_render(args, out)
-        if args.command == "branching":
-            return cmd_branching(args, out)
-        return cmd_bench(args, out)
+        return handler(args, out, inp)
     except UsageError as e:
         print(str(e) if str(e).startswith("ludens") else f"ludens: {e}", file=sys.stderr)
         return 2

@@ -14,7 +14,7 @@ every other seat is played by ``opponent``:
   ``np_random`` (so ``reset(seed=...)`` makes whole games reproducible);
 * a callable ``f(state) -> action`` or any object with ``step(state) -> action``
   (given a copy of the ludens State to move in);
-* a bot spec string such as ``"mcts:..."``, when ``ludens.bots`` is present
+* a bot spec string that ``ludens.bots.load`` reads, such as ``"mcts:seconds=0.1"``
   (a bot with ``reseeded(seed)`` is reseeded by ``reset(seed=...)``).
 
 The observation is the float32 planes seen by the agent (docs/games/, each page's § Observation planes);
@@ -33,6 +33,7 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, SupportsFloat, Union
 
 import numpy as np
 
+from ludens import bots
 from ludens._rl import game_of, observation_high, render, require, started
 from ludens._state import Game, State
 from ludens.errors import IllegalActionError, ParameterError
@@ -54,11 +55,6 @@ def _opponent_object(opponent: Opponent) -> Any:
     if isinstance(opponent, str):
         if opponent == "random":
             return None
-        try:
-            from ludens import bots
-        except ImportError:
-            raise ParameterError(f"opponent {opponent!r}: only 'random', a callable or a bot object "
-                                 f"(ludens.bots is not available)") from None
         return bots.load(opponent)
     if hasattr(opponent, "step") and callable(opponent.step):
         return opponent

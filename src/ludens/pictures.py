@@ -65,7 +65,7 @@ _DEFAULT_PIECES = ("black", "white", "red", "blue")
 
 def style_of(game: Game) -> _Style:
     """The drawing style a game declares in ``DRAWING`` (``Game.DRAWING`` lists the keys)."""
-    drawing = getattr(game, "DRAWING", None) or {}
+    drawing = game.DRAWING
     pieces = drawing.get("pieces", _DEFAULT_PIECES)
     looks = {key: drawing[key] for key in ("cell", "line", "points", "piece", "last", "kinds") if key in drawing}
     return _Style({k + 1: _PALETTE[p] for k, p in enumerate(pieces)}, **looks)
@@ -218,7 +218,7 @@ def svg(state: State, size: float = 480, coordinates: bool = True, last_turn: bo
     if not size > 0:
         raise ValueError(f"size must be positive, not {size!r}")
     game = state.game
-    drawing = getattr(game, "DRAWING", None) or {}
+    drawing = game.DRAWING
     layers = drawing.get("layers", ())
     style = style_of(game)
     lay = _Layout(game.board, style.points)
@@ -267,7 +267,7 @@ def _document(cv: _Canvas, size: float, name: str, state: State) -> str:
     x0, y0, x1, y1 = cv.box
     x0, y0, w, h = x0 - pad, y0 - pad, x1 - x0 + 2 * pad, y1 - y0 + 2 * pad
     scale = size / max(w, h)
-    title = state._headline() if hasattr(state, "_headline") else name
+    title = state._headline()
     head = (f'<svg xmlns="http://www.w3.org/2000/svg" class="ludens-board" data-game="{_esc(name)}" '
             f'data-ply="{state.ply}" width="{_n(w * scale)}" height="{_n(h * scale)}" '
             f'viewBox="{_n(x0)} {_n(y0)} {_n(w)} {_n(h)}" font-family="Helvetica, Arial, sans-serif" '
@@ -546,7 +546,7 @@ def _shared_part(lines: dict[int, list[str]]) -> dict[int, str]:
 
 def html(state: State, **options: Any) -> str:
     """The picture with a one-line caption, as an HTML fragment (Jupyter)."""
-    caption = state._headline() if hasattr(state, "_headline") else state.game.name
+    caption = state._headline()
     return (f'<figure class="ludens" style="margin:0;display:inline-block">{svg(state, **options)}'
             f'<figcaption style="font:13px Helvetica,Arial,sans-serif;color:#444">{_esc(caption)}</figcaption>'
             f"</figure>")

@@ -1,4 +1,4 @@
-"""Movement protocols: how many actions make up each turn (RULES.md § Movement protocols).
+"""Movement protocols: how many actions make up each turn (docs/games/protocols.rst).
 
 A numeric protocol is one or more digits 1-9 and a suffix saying how the
 sequence goes on: ``*`` the last digit repeats (``12*`` = 1, 2, 2, 2, ...,

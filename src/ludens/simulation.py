@@ -195,10 +195,11 @@ def _cached_game(name: str, params_json: str) -> Game:
     return load(name, **json.loads(params_json))
 
 
-def _chunk_task(spec: tuple[str, str, str, Optional[str]], seed: int, start: int, count: int,
+def _chunk_task(spec: tuple[str, str, Optional[str]], seed: int, start: int, count: int,
                 max_plies: int) -> Optional[dict[str, np.ndarray]]:
-    """A picklable unit of work: ``spec`` names the game, or carries a serialized state."""
-    _, name, params_json, payload = spec
+    """A picklable unit of work: ``spec`` is the game's name and parameters (as JSON),
+    and the serialized state to play from, or None for the initial state."""
+    name, params_json, payload = spec
     game = _cached_game(name, params_json)
     source = game if payload is None else game.deserialize_state(payload)
     return run_chunk(source, seed, start, count, max_plies)
@@ -305,7 +306,7 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
     try:
         if executor is not None:
             payload = source.serialize() if isinstance(source, State) else None
-            spec = ("game" if payload is None else "state", g.name, json.dumps(g.params, sort_keys=True), payload)
+            spec = (g.name, json.dumps(g.params, sort_keys=True), payload)
             _run_windowed(lambda s, c: executor.submit(_chunk_task, spec, seed, s, c, limit),
                           chunks, 4 * max(threads, 8), store)
         elif threads == 1 or n <= chunk_size:

@@ -80,6 +80,8 @@ def test_opponent_object_and_callable():
     assert seen and seen[0] == 1
     with pytest.raises(ParameterError):
         lgym.env("hex", opponent=42)
+    with pytest.raises(ParameterError, match="unknown bot 'alien'"):
+        lgym.env("hex", opponent="alien:seconds=1")
     with pytest.raises(ParameterError):
         lgym.env("hex", seat=2)
 
@@ -109,15 +111,10 @@ def test_illegal_action_loses_or_raises():
     assert strict.state.history == before
 
 
-def test_render_svg_and_bot_specs():
+def test_render_svg():
     env = lgym.env("hex", size=3, render_mode="svg")
     env.reset(seed=0)
     assert env.render().startswith("<svg")
-    try:
-        import ludens.bots  # noqa: F401
-    except ImportError:
-        with pytest.raises(ParameterError, match="bots"):
-            lgym.env("hex", opponent="mcts")
 
 
 class SeededBot:
@@ -140,7 +137,6 @@ def test_a_seeded_bot_is_reseeded_by_reset():
 
 
 def test_bot_spec_opponents():
-    pytest.importorskip("ludens.bots")
     env = lgym.env("hex", size=3, opponent="mcts:simulations=20")
     a, ra, _ = _episode(env, 3, _first_legal)
     b, rb, _ = _episode(env, 3, _first_legal)       # reseeded by reset(seed=3): the same game

@@ -1,5 +1,6 @@
-"""The command line, run as a user runs it: in a subprocess."""
+"""The command line, run as a user runs it (in a subprocess), and its dispatch table."""
 
+import argparse
 import csv
 import json
 import os
@@ -13,6 +14,7 @@ import pytest
 from support import games_per_file, reference_files
 
 import ludens
+from ludens import cli
 
 
 def run(*args, stdin=None, timeout=120):
@@ -188,6 +190,31 @@ def test_bad_arguments_exit_2_with_one_line(args):
     assert p.stdout == ""
     lines = p.stderr.strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("ludens"), p.stderr
+
+
+def _subparsers(parser):
+    [action] = [a for a in parser._actions if isinstance(a, argparse._SubParsersAction)]
+    return action
+
+
+def test_the_dispatch_table_covers_every_subcommand():
+    assert set(_subparsers(cli.build_parser()).choices) == set(cli.COMMANDS)
+
+
+def test_a_subcommand_without_a_handler_is_an_error(monkeypatch, capsys):
+    """The parser knows a command the table does not: exit 2 with one line (it
+    used to run ``bench``)."""
+    build_parser = cli.build_parser
+
+    def parser_with_an_extra_command():
+        parser = build_parser()
+        _subparsers(parser).add_parser("extra")
+        return parser
+
+    monkeypatch.setattr(cli, "build_parser", parser_with_an_extra_command)
+    assert cli.main(["extra"]) == 2
+    out, err = capsys.readouterr()
+    assert out == "" and err == "ludens: unknown command 'extra'\n"
 
 
 def test_an_unwritable_csv_fails_before_the_run():

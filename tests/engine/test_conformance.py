@@ -19,7 +19,7 @@ import ludens
 # (params, number of random games); at least 200 games per game in all.
 CASES: dict[str, list[tuple[dict, int]]] = {
     "hex": [({}, 40), ({"size": 5}, 100), ({"size": 3, "swap": False}, 40), ({"size": 1}, 20),
-            # movement protocols (RULES.md § Movement protocols)
+            # movement protocols (docs/games/protocols.rst)
             ({"size": 5, "protocol": "2*"}, 30), ({"size": 5, "protocol": "12*", "upto": True}, 30),
             ({"size": 4, "protocol": "1234+"}, 20), ({"size": 3, "protocol": "2323**", "swap": False}, 20),
             ({"protocol": "symple"}, 10), ({"size": 5, "protocol": "symple"}, 30), ({"size": 2, "protocol": "symple"}, 10)],

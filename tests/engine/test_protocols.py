@@ -1,4 +1,4 @@
-"""Movement protocols (RULES.md § Movement protocols): the grammar, and every rule
+"""Movement protocols (docs/games/protocols.rst): the grammar, and every rule
 on Hex, Hox and Tip-Top-Toe."""
 
 import pickle

@@ -10,7 +10,7 @@ from hypothesis import strategies as st
 import ludens
 
 GAMES = list(ludens.games())
-# Every game, and the movement protocols (RULES.md § Movement protocols).
+# Every game, and the movement protocols (docs/games/protocols.rst).
 CASES = [pytest.param(name, {}, id=name) for name in GAMES] + [
     pytest.param(name, params, id=f"{name}-{params['protocol']}{'-upto' if params.get('upto') else ''}")
     for name, params in (("hex", {"protocol": "12*", "upto": True}), ("hox", {"protocol": "2323**"}),

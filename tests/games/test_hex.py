@@ -1,4 +1,4 @@
-"""Hex and Hox: every rule of RULES.md § Hex and § Hox, and the reference records."""
+"""Hex and Hox: every rule of docs/games/hex.rst and docs/games/hox.rst, and the reference records."""
 
 import numpy as np
 import pytest
@@ -166,10 +166,10 @@ def test_reference_records_replay():
 
 # -- Hox --------------------------------------------------------------------
 
-def test_hox_labels_match_the_seed():
+def test_hox_labels_match_the_description():
     g = ludens.load("hox")
-    seed = {"j5": "O", "k4": "X", "j6": "X", "k6": "O", "f7": "O", "f8": "X", "k5": "H"}
-    assert {c: g.label(c) for c in seed} == seed
+    named = {"j5": "O", "k4": "X", "j6": "X", "k6": "O", "f7": "O", "f8": "X", "k5": "H"}   # its edge template
+    assert {c: g.label(c) for c in named} == named
     assert g.label("a1") == "H" and g.label("k11") == "H"       # acute corners
 
 

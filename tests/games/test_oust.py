@@ -1,4 +1,4 @@
-"""Oust: every rule of RULES.md § Oust, the chain bookkeeping, and the reference records.
+"""Oust: every rule of docs/games/oust.rst, the chain bookkeeping, and the reference records.
 
 Hand-built positions are mostly on small square boards, where adjacency is
 easy to check by eye (orthogonal neighbours; `a1` is bottom-left).  A plain
@@ -62,7 +62,7 @@ def model_chains(game, board):
 
 
 def model_placement(game, board, colour, cell):
-    """None if illegal, else (board after, captured?) -- RULES.md § Oust read literally."""
+    """None if illegal, else (board after, captured?) -- docs/games/oust.rst read literally."""
     if cell in board:
         return None
     chains, nb = model_chains(game, board)
@@ -325,7 +325,7 @@ def test_no_win_before_the_opponent_has_placed():
 
 
 def test_a_full_board_ends_in_a_draw_after_two_passes():
-    # A 3x3 checkerboard: no placement for anyone, so both pass, and the game is drawn (RULES.md).
+    # A 3x3 checkerboard: no placement for anyone, so both pass, and the game is drawn (a choice: docs/games/oust.rst).
     g = square(3)
     s = position(g, black="a1 c1 b2 a3 c3", white="b1 a2 c2 b3", to_move=0)
     assert legal_names(s) == [PASS]
@@ -408,7 +408,7 @@ def test_count_legal_turns_on_random_positions():
     checked = 0
     for params in ({"size": 4}, {"board": "square", "size": 5}, {"size": 3}):
         g = ludens.load("oust", **params)
-        for game_no in range(25):
+        for _ in range(25):
             s = g.new_initial_state()
             while not s.is_terminal():
                 if s.turn_plies == 0 and rng.below(4) == 0:

@@ -1,4 +1,4 @@
-"""Storisende: every rule of RULES.md § Storisende, a pure-Python model, and the reference records."""
+"""Storisende: every rule of docs/games/storisende.rst, a pure-Python model, and the reference records."""
 
 import json
 import pickle

@@ -1,4 +1,4 @@
-"""Symple: every rule of RULES.md § Symple, a pure-Python model, and the reference records."""
+"""Symple: every rule of docs/games/symple.rst, a pure-Python model, and the reference records."""
 
 import itertools
 
@@ -45,7 +45,7 @@ def board(state):
 
 # -- parameters ---------------------------------------------------------------
 
-# RULES.md: 4, 6, 10 at 9, 13, 19; elsewhere the even number nearest 2n/3 - 2.
+# docs/games/symple.rst: 4, 6, 10 at 9, 13, 19; elsewhere the even number nearest 2n/3 - 2.
 DEFAULT_PENALTY = {3: 0, 4: 0, 5: 2, 6: 2, 7: 2, 8: 4, 9: 4, 10: 4, 11: 6, 12: 6, 13: 6, 14: 8,
                    15: 8, 16: 8, 17: 10, 18: 10, 19: 10, 20: 12, 21: 12, 22: 12, 23: 14, 24: 14, 25: 14}
 
@@ -398,7 +398,7 @@ def test_random_games_fill_the_board():
         assert np.all(res.plies >= n * n) and np.all(res.plies <= n * n + 1)
 
 
-# -- the seed's agriculture ------------------------------------------------------------
+# -- the designer's agriculture --------------------------------------------------------
 
 @pytest.mark.parametrize("n,m", [(1, 5), (4, 3), (7, 8), (5, 0)])
 def test_n_separated_plants_then_m_grows_give_n_times_m_plus_one_stones(n, m):

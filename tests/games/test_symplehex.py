@@ -1,4 +1,4 @@
-"""Symple Hex (RULES.md § Movement protocols, the Symple protocol on Hex): every
+"""Symple Hex (docs/games/protocols.rst, the Symple protocol on Hex): every
 rule, and a pure-Python model compared with the engine on random games."""
 
 import pickle

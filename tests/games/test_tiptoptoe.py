@@ -1,11 +1,12 @@
-"""Tip-Top-Toe: every rule of RULES.md § Tip-Top-Toe, the labelling and its checks, the
-seed's strategy points, and a pure-Python model compared with the engine on random games.
+"""Tip-Top-Toe: every rule of docs/games/tiptoptoe.rst, the labelling and its checks, the
+designer's strategy points, and a pure-Python model compared with the engine on random games.
 
 There are no reference records for this game.
 """
 
 import itertools
 import pickle
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -13,8 +14,8 @@ import pytest
 import ludens
 from ludens._tiptoptoe import HOUSE_NAMES
 
-# RULES.md's board as printed there (the default labelling).
-RULES_MD_BOARD = """
+# The board as docs/games/tiptoptoe.rst prints it (the default labelling).
+PAGE_BOARD = """
   10 11 12 | 13 32 14 | 15 16 17
   18  1 19 | 20  2 21 | 32  3 22
   23 32 24 | 25 18 26 | 27 29 30
@@ -28,7 +29,7 @@ RULES_MD_BOARD = """
   14 29 15 | 39 11 37 | 24 36 25
 """
 ROWS = [[int(x) for x in line.replace("|", " ").split()]
-        for line in RULES_MD_BOARD.strip().splitlines() if "-" not in line]
+        for line in PAGE_BOARD.strip().splitlines() if "-" not in line]
 ROTATED = [list(row) for row in zip(*ROWS[::-1])]          # a quarter turn keeps the structure
 
 # Lines of a 3x3 grid as (row, col) triples, written out independently of the engine.
@@ -63,9 +64,16 @@ def play(state, moves):
 
 # -- the labelling -----------------------------------------------------------
 
-def test_default_is_rules_md_board(game):
+def test_the_page_prints_this_board():
+    page = Path(__file__).resolve().parents[2] / "docs" / "games" / "tiptoptoe.rst"
+    lines = [line.strip() for line in page.read_text().splitlines()]
+    board = [line.strip() for line in PAGE_BOARD.strip().splitlines()]
+    assert any(lines[i:i + len(board)] == board for i in range(len(lines))), "the page's board differs"
+
+
+def test_default_is_the_pages_board(game):
     assert [list(r) for r in game.labels] == ROWS
-    assert ludens.load("tiptoptoe", labels=RULES_MD_BOARD) == game
+    assert ludens.load("tiptoptoe", labels=PAGE_BOARD) == game
     # names: letter = column from the left, number = row from the bottom
     assert game.number("a9") == 10 and game.number("i9") == 17
     assert game.number("a1") == 14 and game.number("i1") == 25
@@ -94,7 +102,7 @@ def test_shipped_board_has_the_structure_rules_md_states(game):
     assert (0, 4) in where[32] and len(where[32]) == 3        # e9: top edge of the top-middle house
 
 
-def test_point_values_of_the_seed(game):
+def test_point_values_of_the_designer(game):
     values = game.point_values()
     for n in range(1, 40):
         k = len(game.squares(n))
@@ -113,7 +121,7 @@ def test_point_values_of_the_seed(game):
 
 def test_labels_forms_are_equivalent(game):
     forms = [ROWS, tuple(map(tuple, ROWS)), np.array(ROWS), [np.array(r, dtype=np.int64) for r in ROWS],
-             RULES_MD_BOARD, "/".join(" ".join(map(str, r)) for r in ROWS),
+             PAGE_BOARD, "/".join(" ".join(map(str, r)) for r in ROWS),
              "\n".join(",".join(map(str, r)) for r in ROWS),
              "\n".join("| " + ", ".join(map(str, r)) + " |" for r in ROWS),
              {name(r, c).upper(): ROWS[r][c] for r in range(9) for c in range(9)}]
@@ -436,7 +444,7 @@ def test_str_shows_numbers_and_pieces(game):
 # -- a pure-Python model against the engine ---------------------------------------
 
 class Model:
-    """Tip-Top-Toe from RULES.md, by colour, written for clarity rather than speed."""
+    """Tip-Top-Toe as docs/games/tiptoptoe.rst states it, by colour, written for clarity rather than speed."""
 
     def __init__(self, rows):
         self.rows = rows

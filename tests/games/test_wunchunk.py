@@ -1,4 +1,4 @@
-"""Wunchunk: every rule of RULES.md § Wunchunk, and the reference records.
+"""Wunchunk: every rule of docs/games/wunchunk.rst, and the reference records.
 
 Hand-built positions mostly use hexhex 5 (rows a..i from the bottom, widths
 5, 6, 7, 8, 9, 8, 7, 6, 5).  Runs of cells in one row with a gap between them

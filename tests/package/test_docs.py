@@ -184,9 +184,21 @@ def test_the_cython_example_compiles_and_matches_python(tmp_path):
         flat_mc.action_values(over, 1)
 
 
+def test_nothing_cites_the_rules_file_outside_the_repository():
+    """The rules are the docs pages' own account (docs/games/): the pages, README,
+    and the comments and docstrings of the Python modules and the tests cite those
+    pages, never the rules file the project was specified with, which does not ship."""
+    sources = [ROOT / "README.md", *PAGES, *DOCS.rglob("*.py"), *(ROOT / "src" / "ludens").glob("*.py"),
+               *(p for p in (ROOT / "tests").rglob("*.py") if p != Path(__file__).resolve())]
+    citing = [str(p.relative_to(ROOT)) for p in sources if "RULES.md" in p.read_text()]
+    assert not citing
+
+
 def test_readme_is_a_pypi_page():
-    """Absolute links only, into the repository named in [project.urls];
-    installation from PyPI comes before the clone; nothing outside the repository."""
+    """Absolute links only, into the repository named in [project.urls]; nothing
+    outside the repository; and, as there is no release on PyPI yet, the
+    installation is from a clone of that repository, and no command line offers
+    ``pip install ludens`` (the release that publishes the wheels changes this)."""
     text = (ROOT / "README.md").read_text()
     repo = re.search(r'^Repository = "(https://github\.com/[^"]+)"', (ROOT / "pyproject.toml").read_text(), re.M)
     assert repo, "pyproject.toml names the repository in [project.urls]"
@@ -197,4 +209,7 @@ def test_readme_is_a_pypi_page():
         assert link.startswith((repo.group(1) + "/", f"https://raw.githubusercontent.com/{owner_name}/")) \
             or link == repo.group(1), link
     assert "../" not in text and "RULES.md" not in text
-    assert text.index("pip install ludens") < text.index("pip install .")
+    clone = text.index(f"    git clone {repo.group(1)} && cd ")
+    assert clone < text.index("    $ pip install . && ludens simulate hex -n 100000")
+    commands = [line.strip().removeprefix("$ ") for line in text.splitlines() if line.startswith("    ")]
+    assert not [c for c in commands if c.startswith("pip install ludens")]

@@ -68,7 +68,7 @@ def test_mcts_bot_reuses_its_tree_and_is_reproducible():
     h2, _ = game_with(bots.MCTSBot(seed=4, simulations=300))
     assert h1 == h2
     assert any(reused[1:])          # later moves continued the first search's tree
-    h3, reused = game_with(bots.MCTSBot(seed=4, simulations=300, reuse=False))
+    _, reused = game_with(bots.MCTSBot(seed=4, simulations=300, reuse=False))
     assert not any(reused)
 
 
