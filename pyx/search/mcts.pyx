@@ -16,17 +16,17 @@ from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
+from ludens._limits cimport MAX_PLAYERS, static_check
 from ludens._rng cimport Rng, rng_below, rng_seed
 from ludens._simulate cimport Hashes, play_one
 from ludens._state cimport Game, Header, PlayoutStats, Rules, State, write_legal_mask, write_observation
 
-import math
-import operator
 import threading
 import time
 
 import numpy as np
 
+from ludens._checks import index_in, number_in
 from ludens.errors import LudensError, ParameterError
 
 cnp.import_array()
@@ -36,7 +36,6 @@ cdef extern from *:
     ctypedef int ludens_flag
 
 cdef enum:
-    MAXP = 8                # the engine's bound on values per state (State._by_seat)
     F_INIT = 1              # the node's state has been seen: mover and flags are known
     F_TERMINAL = 2          # the game is over here
     F_PROVEN = 4            # exact value known (terminal, or by the solver): in pv
@@ -87,8 +86,13 @@ ctypedef struct Tree:
     int32_t stuck
     int32_t full            # the cap stopped an expansion
     ludens_flag solved      # the root is proven (read by the main thread while the tree's thread runs)
-    double value[MAXP]
+    double value[MAX_PLAYERS]
     char _pad[64]           # keeps the counters of trees run by different threads off one cache line
+
+# node_bytes (and the class docstring) count 32 bytes a node, plus a double and an int8 per seat;
+# a node's mover is a seat, stored as an int8.
+static_check(sizeof(Node) == 32)
+static_check(MAX_PLAYERS <= 127)
 
 cdef double INV_SQRT[INV_SQRT_TABLE]
 cdef int _k
@@ -231,7 +235,7 @@ cdef inline void tree_apply(Tree* T, const Shared* S, int32_t action) noexcept n
 
 cdef inline void final_values(Tree* T, const Shared* S, double* out) noexcept nogil:
     """The game's returns by seat, for a finished simulation state."""
-    cdef double vals[MAXP]
+    cdef double vals[MAX_PLAYERS]
     cdef const Header* h = <const Header*>T.core
     cdef int32_t p
     memset(vals, 0, sizeof(vals))
@@ -244,7 +248,7 @@ cdef void node_enter(Tree* T, const Shared* S, int32_t c, int32_t depth) noexcep
     """First arrival at node ``c`` (its state is in T.core, ``depth`` plies below the root)."""
     cdef Node* x = &T.nodes[c]
     cdef const Header* h = <const Header*>T.core
-    cdef double vals[MAXP]
+    cdef double vals[MAX_PLAYERS]
     cdef int32_t p
     x.flags |= F_INIT
     x.mover = seat_of(h)
@@ -345,7 +349,7 @@ cdef void rollout(Tree* T, const Shared* S, int32_t max_plies) noexcept nogil:
     """T.value: the returns by seat of a random playout from T.core (zeros when cut)."""
     cdef PlayoutStats st
     cdef const Header* h = <const Header*>T.core
-    cdef double vals[MAXP]
+    cdef double vals[MAX_PLAYERS]
     cdef int32_t p
     cdef bint ended
     if S.R.rollout != NULL and not S.exact:
@@ -565,26 +569,24 @@ cdef class MCTS:
         cdef Game game = (<State>state).game
         self._default_sims = _budget(simulations, "simulations", int)
         self._default_seconds = _budget(seconds, "seconds", float)
-        threads = _whole(threads, "threads", 1, 1024)
-        self._batch = _whole(batch_size, "batch_size", 1, 1 << 16)
-        self._seed = <uint64_t>(_whole(seed, "seed", -(1 << 63), (1 << 64) - 1) & 0xFFFFFFFFFFFFFFFF)
-        exploration = _real(exploration, "exploration")
-        c_puct = _real(c_puct, "c_puct")
+        threads = index_in(threads, 1, 1024, "threads")
+        self._batch = index_in(batch_size, 1, 1 << 16, "batch_size")
+        self._seed = <uint64_t>(index_in(seed, -(1 << 63), (1 << 64) - 1, "seed") & 0xFFFFFFFFFFFFFFFF)
+        exploration = number_in(exploration, 0, "exploration")
+        c_puct = number_in(c_puct, 0, "c_puct")
         if max_plies is None:
             max_plies = game.default_max_plies
-        self._max_plies = _whole(max_plies, "max_plies", 1, (1 << 24) if game.rules.after_turn != NULL else (1 << 30))
+        self._max_plies = index_in(max_plies, 1, (1 << 24) if game.rules.after_turn != NULL else (1 << 30), "max_plies")
         if evaluator is not None and not callable(evaluator):
             raise ParameterError(f"evaluator must be callable, not {type(evaluator).__name__}")
         if evaluator is not None and threads != 1:
             raise ParameterError("an evaluator searches with one thread (its batch is the parallelism)")
-        cdef int P = game.num_players
-        if P > MAXP:
-            raise ParameterError(f"{game.name}: {P} players (at most {MAXP})")
-        cdef int64_t nb = 32 + 9 * P
+        cdef int P = game.num_players      # at most MAX_PLAYERS (Game._set_rules checks it)
+        cdef int64_t nb = sizeof(Node) + 9 * P
         if max_nodes is not None:
-            self._limit = _whole(max_nodes, "max_nodes", 1, (1 << 31) - 1)
+            self._limit = index_in(max_nodes, 1, (1 << 31) - 1, "max_nodes")
         else:
-            max_mib = _real(max_mib, "max_mib")
+            max_mib = number_in(max_mib, 0, "max_mib")
             if max_mib <= 0:
                 raise ParameterError(f"max_mib must be positive, not {max_mib}")
             self._limit = min(<int64_t>(max_mib * (1 << 20) / nb), (1 << 31) - 1)
@@ -1054,31 +1056,5 @@ def _budget(value, str name, kind):
     if value is None:
         return None
     if kind is int:
-        return _whole(value, name, 0, 1 << 62)
-    return _real(value, name)
-
-
-def _whole(value, str name, lo, hi):
-    try:
-        if isinstance(value, bool):
-            raise TypeError
-        value = operator.index(value)
-    except TypeError:
-        raise ParameterError(f"{name} must be an integer, not {value!r}") from None
-    if not lo <= value <= hi:
-        raise ParameterError(f"{name} must be in {lo}..{hi}, not {value}")
-    return int(value)
-
-
-def _real(value, str name):
-    try:
-        if isinstance(value, (bool, str)):
-            raise TypeError
-        value = float(value)
-    except (TypeError, ValueError):
-        raise ParameterError(f"{name} must be a number, not {value!r}") from None
-    if not math.isfinite(value):
-        raise ParameterError(f"{name} must be finite, not {value!r}")
-    if value < 0:
-        raise ParameterError(f"{name} must be non-negative, not {value!r}")
-    return float(value)
+        return index_in(value, 0, 1 << 62, name)
+    return number_in(value, 0, name)

@@ -47,7 +47,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_list, bits_select, ctz64, popcount64
-from ludens._board cimport Geometry
+from ludens._board cimport Board, Geometry, require_plane_order
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add_roots, chains_clear
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, playout_applied, playout_draw,
@@ -377,12 +377,11 @@ cdef inline int32_t grow_playout_draw(const GrowCore* s, const GrowTables* g, Rn
     return g.end_action if i == n else bits_select(plant, counts, g.nwords, i)
 
 
-cdef inline void grow_geom_fill(GrowTables* g, object board, int32_t n, bint hex, int32_t end_action) except *:
+cdef inline void grow_geom_fill(GrowTables* g, Board board, int32_t n, bint hex, int32_t end_action) except *:
     """The board part of ``g`` from an n x n square or rhombus ``Board`` (cells row by row)."""
     cdef int32_t c, k
-    for c in range(n * n):
-        if board.plane_index(c) != divmod(c, n):
-            raise RuntimeError("grow_observe expects the board's cells in plane order")
+    require_plane_order(&board.geo, "grow_observe")
+    g.geo = board.geo
     g.n = n
     g.ncells = n * n
     g.nwords = (n * n + 63) // 64

@@ -17,7 +17,7 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
-from ludens._board cimport Board, Geometry
+from ludens._board cimport Board, Geometry, require_plane_order
 from ludens._rng cimport Rng, rng_below, splitmix64, zobrist_fill
 from ludens._protocol cimport (Protocol, protocol_at_first_answer, protocol_close, protocol_game_over,
                                protocol_hash, protocol_may_close, protocol_set, protocol_step)
@@ -386,8 +386,7 @@ cdef class HexGame(Game):
         cdef bint hox = self._labelled()
         cdef Board board = Board.rhombus(n)
         self.board = board
-        if any(board.plane_index(c) != divmod(c, n) for c in range(n * n)):
-            raise RuntimeError("hex_observe expects the rhombus's cells in plane order")
+        require_plane_order(&board.geo, "hex_observe")
         self.num_players = 2
         memset(&self.g, 0, sizeof(HexTables))
         self.g.geo = board.geo

@@ -183,7 +183,6 @@ cdef class SympleHexGame(Game):
         self.board = board
         self.num_players = 2
         memset(&self.g, 0, sizeof(SymHexTables))
-        self.g.grow.geo = board.geo
         grow_geom_fill(&self.g.grow, board, n, True, n * n)
         for c in range(n * n):
             q, r = board.geo.q[c], board.geo.r[c]

@@ -34,7 +34,7 @@ import re
 import numpy as np
 
 from ludens._bits cimport bit_clear, bit_set, ctz64
-from ludens._board cimport OUTSIDE, Board, Geometry, geo_plane_area, geo_plane_at, geo_ray
+from ludens._board cimport OUTSIDE, Board, Geometry, geo_plane_area, geo_plane_at, geo_ray, int32_data
 from ludens._rng cimport splitmix64, splitmix64_mix
 from ludens._state cimport (Game, Header, Rules, SeatKeys, State, higher_of_two, pie_swap, seat_hash, seat_keys_fill,
                             set_to_move, two_player_returns)
@@ -552,11 +552,11 @@ cdef class StorisendeGame(Game):
                   for k, v in (("start", starts), ("cell", cells), ("dist", dists), ("from", froms),
                                ("first", firsts))}
         self._tables = tables
-        self.g.ray_start = _ptr(tables["start"])
-        self.g.ray_cell = _ptr(tables["cell"])
-        self.g.ray_dist = _ptr(tables["dist"])
-        self.g.mv_from = _ptr(tables["from"])
-        self.g.mv_first = _ptr(tables["first"])
+        self.g.ray_start = int32_data(tables["start"])
+        self.g.ray_cell = int32_data(tables["cell"])
+        self.g.ray_dist = int32_data(tables["dist"])
+        self.g.mv_from = int32_data(tables["from"])
+        self.g.mv_first = int32_data(tables["first"])
         self.g.nmoves = len(cells)
         self.g.a_move0 = n
         self.g.a_pass = n + self.g.nmoves
@@ -703,11 +703,6 @@ cdef void _reset(StoCore* s, int32_t n) noexcept:
     memset(s.terr, 0xFF, sizeof(s.terr))
     s.phase = SETUP_A
     s.h.to_move = 0
-
-
-cdef const int32_t* _ptr(a):
-    cdef const int32_t[::1] view = a
-    return &view[0]
 
 
 cdef class StorisendeState(State):

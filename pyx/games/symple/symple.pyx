@@ -154,7 +154,6 @@ cdef class SympleGame(Game):
         self.board = board
         self.num_players = 2
         memset(&self.g, 0, sizeof(SympleTables))
-        self.g.grow.geo = board.geo
         grow_geom_fill(&self.g.grow, board, n, False, n * n)
         self.g.penalty = penalty
         cdef uint64_t x = 0x53594D504C45 ^ (<uint64_t>n << 40)

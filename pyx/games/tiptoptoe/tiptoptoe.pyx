@@ -28,7 +28,7 @@ from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
-from ludens._board cimport Board
+from ludens._board cimport Board, require_plane_order
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._protocol cimport (Protocol, protocol_at_first_answer, protocol_close, protocol_game_over,
                                protocol_hash, protocol_may_close, protocol_set, protocol_step)
@@ -332,6 +332,7 @@ cdef class TipTopToeGame(Game):
     def _build(self, dict params):
         cdef int32_t c, k, colour
         cdef Board board = Board.square(SIDE)
+        require_plane_order(&board.geo, "tiptoptoe_observe")
         self.board = board
         self.num_players = 2
         self.labels = SHIPPED if params["labels"] is None else parse_labels(params["labels"])

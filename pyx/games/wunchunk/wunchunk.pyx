@@ -36,7 +36,8 @@ import math
 import re
 
 from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
-from ludens._chains cimport Chains, SizeHist, chains_add, chains_clear
+from ludens._chains cimport CHAIN_MAX_COLOURS, Chains, SizeHist, chains_add, chains_clear
+from ludens._limits cimport MAX_PLAYERS, static_check
 from ludens._steiner cimport STEINER_BLOCKED, steiner_join
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
@@ -51,10 +52,14 @@ from ludens.errors import NotationError, ParameterError
 cdef enum:
     MAX_SIDE = 8
     MAX_CELLS = 169                # hexhex 8
-    MAX_PLAYERS = 4
+    WUNCHUNK_MAX_PLAYERS = 4       # the game's own bound (its tables and starts are for 2..4)
     BAL_MAX_TERMINALS = 8          # chunks of colour 0 the balance search can join (see _core_from_position)
     BALANCE_CHUNKS = 6             # chunks of colour 0 a position may bring to the balance turn
     BAL_STACK_TERMINALS = 3        # up to this many, the search needs no heap memory
+
+# Its colours are chains' colours, and the engine's buffers hold a value per colour.
+static_check(WUNCHUNK_MAX_PLAYERS <= CHAIN_MAX_COLOURS)
+static_check(WUNCHUNK_MAX_PLAYERS <= MAX_PLAYERS)
 
 ctypedef struct WunTables:
     Geometry geo
@@ -64,12 +69,12 @@ ctypedef struct WunTables:
     int32_t balance                # the balance opening
     int32_t end_action
     int32_t swap_action
-    uint64_t zobrist[MAX_PLAYERS][MAX_CELLS]
+    uint64_t zobrist[WUNCHUNK_MAX_PLAYERS][MAX_CELLS]
     SeatKeys keys
     uint64_t z_placed[MAX_CELLS + 1]
     uint64_t z_limit[MAX_CELLS + 1]
-    uint64_t z_passes[MAX_PLAYERS + 1]
-    uint64_t z_turn[MAX_PLAYERS + 2]
+    uint64_t z_passes[WUNCHUNK_MAX_PLAYERS + 1]
+    uint64_t z_turn[WUNCHUNK_MAX_PLAYERS + 2]
 
 ctypedef struct WunCore:
     Header h
@@ -321,7 +326,7 @@ cdef void wun_returns(const void* core, const void* geom, double* out) noexcept 
     cdef const WunCore* s = <const WunCore*>core
     cdef const WunTables* g = <const WunTables*>geom
     cdef int32_t a, b, nbest = 0
-    cdef bint best[MAX_PLAYERS]
+    cdef bint best[WUNCHUNK_MAX_PLAYERS]
     for a in range(g.nplayers):
         best[a] = True
         for b in range(g.nplayers):
@@ -527,7 +532,7 @@ cdef void _count_zero_sets(const WunCore* s, const WunTables* g, _Sets* t) noexc
 # -- Python side --------------------------------------------------------------
 
 _SIZE = Param("size", 6, "side of the hexhex board (3-4 players: 7 or 8)", lo=5, hi=MAX_SIDE)
-_PLAYERS = Param("players", 2, "number of players (3 or 4 need size 7 or 8)", lo=2, hi=MAX_PLAYERS)
+_PLAYERS = Param("players", 2, "number of players (3 or 4 need size 7 or 8)", lo=2, hi=WUNCHUNK_MAX_PLAYERS)
 _OPENING = Param("opening", "pie", "'pie': player 1 may swap after player 0's first turn (2 players); "
                  "'balance': player 0's second turn must leave colour 1 with at most one chunk",
                  kind=str, choices=("pie", "balance"))
@@ -584,8 +589,8 @@ cdef class WunchunkGame(Game):
         for k in range(MAX_CELLS + 1):
             self.g.z_placed[k] = splitmix64(&x)
             self.g.z_limit[k] = splitmix64(&x)
-        zobrist_fill(self.g.z_passes, MAX_PLAYERS + 1, &x)
-        zobrist_fill(self.g.z_turn, MAX_PLAYERS + 2, &x)
+        zobrist_fill(self.g.z_passes, WUNCHUNK_MAX_PLAYERS + 1, &x)
+        zobrist_fill(self.g.z_turn, WUNCHUNK_MAX_PLAYERS + 2, &x)
 
         start = _START_2[size] if P == 2 else (_START_3 if P == 3 else _START_4)
         board_json = {name: colour + 1 for colour, pair in enumerate(start) for name in pair}
