@@ -314,20 +314,21 @@ cdef bint hex_rollout(void* core, const void* geom, Rng* rng, int32_t max_plies,
     return True
 
 
-cdef Rules HEX_RULES
-HEX_RULES.core_size = sizeof(HexCore)
-HEX_RULES.legal = hex_legal
-HEX_RULES.is_legal = hex_is_legal
-HEX_RULES.apply = hex_apply
-HEX_RULES.returns = hex_returns
-HEX_RULES.scores = hex_scores
-HEX_RULES.hash_full = hex_hash_full
-HEX_RULES.observe = hex_observe
-HEX_RULES.observe_dense = True
-HEX_RULES.legal_mask = hex_legal_mask
-HEX_RULES.after_turn = NULL
-HEX_RULES.playout = hex_playout
-HEX_RULES.rollout = hex_rollout
+cdef Rules HEX_RULES = Rules(
+    core_size=sizeof(HexCore),
+    legal=hex_legal,
+    is_legal=hex_is_legal,
+    apply=hex_apply,
+    returns=hex_returns,
+    scores=hex_scores,
+    hash_full=hex_hash_full,
+    observe=hex_observe,
+    observe_dense=True,
+    legal_mask=hex_legal_mask,
+    after_turn=NULL,
+    playout=hex_playout,
+    rollout=hex_rollout,
+)
 
 
 # -- Python side --------------------------------------------------------------

@@ -95,26 +95,27 @@ cdef inline void _play(SymHexCore* s, const SymHexTables* g, int32_t a, uint64_t
         _end_turn(s, g, _put(s, g, a, colour, members))
 
 
-cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
+# The entries into _play (see grow_apply_fn in ludens/_grow.pxd).
+
+cdef void symplehex_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     _play(<SymHexCore*>core, <const SymHexTables*>geom, a, NULL)
 
 
-cdef void _apply_in_playout(void* core, const void* geom, int32_t a, uint64_t* members) noexcept nogil:
-    # _apply keeping grow_playout's chain bitsets (ludens/_grow.pxd)
+cdef void _play_in_playout(void* core, const void* geom, int32_t a, uint64_t* members) noexcept nogil:
     _play(<SymHexCore*>core, <const SymHexTables*>geom, a, members)
 
 
-cdef void sh_returns(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void symplehex_returns(const void* core, const void* geom, double* out) noexcept nogil:
     two_player_returns(out, (<const SymHexCore*>core).winner)
 
 
-cdef void sh_scores(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void symplehex_scores(const void* core, const void* geom, double* out) noexcept nogil:
     cdef const SymHexCore* s = <const SymHexCore*>core
     if s.winner >= 0:
         out[s.winner] = 1.0
 
 
-cdef void sh_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
+cdef void symplehex_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Symple's six planes, then Hex's "connects top and bottom" plane.
     cdef const GrowTables* g = <const GrowTables*>geom
     cdef int32_t area = geo_plane_area(&g.geo), i
@@ -124,23 +125,26 @@ cdef void sh_observe(const void* core, const void* geom, int32_t colour, float* 
         out[6 * area + i] = joins
 
 
-cdef void sh_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
+cdef void symplehex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                      int32_t* buf, PlayoutStats* st) noexcept nogil:
-    grow_playout(<GrowCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply_in_playout)
+    grow_playout(core, geom, rng, max_plies, st, _play_in_playout)
 
 
-cdef Rules SYMPLE_HEX_RULES
-SYMPLE_HEX_RULES.core_size = sizeof(SymHexCore)
-SYMPLE_HEX_RULES.legal = grow_rules_legal
-SYMPLE_HEX_RULES.is_legal = grow_rules_is_legal
-SYMPLE_HEX_RULES.apply = _apply
-SYMPLE_HEX_RULES.returns = sh_returns
-SYMPLE_HEX_RULES.scores = sh_scores
-SYMPLE_HEX_RULES.hash_full = grow_rules_hash
-SYMPLE_HEX_RULES.observe = sh_observe
-SYMPLE_HEX_RULES.observe_dense = True     # the rhombus fills its planes
-SYMPLE_HEX_RULES.after_turn = NULL
-SYMPLE_HEX_RULES.playout = sh_playout
+cdef Rules SYMPLEHEX_RULES = Rules(
+    core_size=sizeof(SymHexCore),
+    legal=grow_rules_legal,
+    is_legal=grow_rules_is_legal,
+    apply=symplehex_apply,
+    returns=symplehex_returns,
+    scores=symplehex_scores,
+    hash_full=grow_rules_hash,
+    observe=symplehex_observe,
+    observe_dense=True,                     # the rhombus fills its planes
+    legal_mask=NULL,
+    after_turn=NULL,
+    playout=symplehex_playout,
+    rollout=NULL,
+)
 
 
 # -- Python side --------------------------------------------------------------
@@ -195,7 +199,7 @@ cdef class SympleHexGame(Game):
         self.default_max_plies = n * n + 1        # one stone per action, plus at most one END
         self.observation_shape = (7, n, n)
         self._state_type = SympleHexState
-        self._set_rules(&SYMPLE_HEX_RULES, &self.g,
+        self._set_rules(&SYMPLEHEX_RULES, &self.g,
                         PyBytes_FromStringAndSize(<char*>&init, sizeof(SymHexCore)),
                         tuple(board.names) + ("end",), -1, n * n)
 

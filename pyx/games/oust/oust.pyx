@@ -684,18 +684,21 @@ cdef void oust_playout(void* core, const void* geom, Rng* rng, int32_t max_plies
         playout_applied(&s.h, st)
 
 
-cdef Rules OUST_RULES
-OUST_RULES.core_size = sizeof(OustCore)
-OUST_RULES.legal = oust_legal
-OUST_RULES.legal_mask = oust_legal_mask
-OUST_RULES.is_legal = oust_is_legal
-OUST_RULES.apply = oust_apply
-OUST_RULES.returns = oust_returns
-OUST_RULES.scores = oust_scores
-OUST_RULES.hash_full = oust_hash_full
-OUST_RULES.observe = oust_observe
-OUST_RULES.after_turn = NULL
-OUST_RULES.playout = oust_playout
+cdef Rules OUST_RULES = Rules(
+    core_size=sizeof(OustCore),
+    legal=oust_legal,
+    is_legal=oust_is_legal,
+    apply=oust_apply,
+    returns=oust_returns,
+    scores=oust_scores,
+    hash_full=oust_hash_full,
+    observe=oust_observe,
+    observe_dense=False,
+    legal_mask=oust_legal_mask,
+    after_turn=NULL,
+    playout=oust_playout,
+    rollout=NULL,
+)
 
 
 # -- Python side --------------------------------------------------------------

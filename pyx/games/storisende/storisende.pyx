@@ -205,7 +205,7 @@ cdef int32_t _gen_moves(const StoCore* s, const StoTables* g, int32_t* out) noex
     return n
 
 
-cdef int32_t sto_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
+cdef int32_t storisende_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const StoCore* s = <const StoCore*>core
     cdef const StoTables* g = <const StoTables*>geom
     cdef int32_t n = 0, c
@@ -233,7 +233,7 @@ cdef int32_t sto_legal(const void* core, const void* geom, int32_t* out) noexcep
     return n
 
 
-cdef bint sto_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
+cdef bint storisende_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const StoCore* s = <const StoCore*>core
     cdef const StoTables* g = <const StoTables*>geom
     if s.h.to_move < 0:
@@ -277,7 +277,7 @@ cdef void _end_setup_a(StoCore* s, const StoTables* g) noexcept nogil:
     s.h.turn_plies = 0
 
 
-cdef void sto_apply(void* core, const void* geom, int32_t a) noexcept nogil:
+cdef void storisende_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef StoCore* s = <StoCore*>core
     cdef const StoTables* g = <const StoTables*>geom
     cdef int32_t me = s.h.to_move, m, f, t, k, h
@@ -325,7 +325,7 @@ cdef void sto_apply(void* core, const void* geom, int32_t a) noexcept nogil:
         s.irrev = 1
 
 
-cdef void sto_after_turn(void* core, const void* geom, const uint64_t* hashes, int32_t count) noexcept nogil:
+cdef void storisende_after_turn(void* core, const void* geom, const uint64_t* hashes, int32_t count) noexcept nogil:
     # hashes[count - 1] is the position just reached; same colour to move
     # means same parity of turns since the last irreversible one.
     cdef StoCore* s = <StoCore*>core
@@ -384,7 +384,7 @@ cdef int32_t _regions(const StoCore* s, const StoTables* g, int16_t* region, int
     return nreg
 
 
-cdef void sto_scores(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void storisende_scores(const void* core, const void* geom, double* out) noexcept nogil:
     cdef const StoCore* s = <const StoCore*>core
     cdef const StoTables* g = <const StoTables*>geom
     cdef int16_t region[MAX_CELLS]
@@ -400,13 +400,13 @@ cdef void sto_scores(const void* core, const void* geom, double* out) noexcept n
             out[1] += size[r]
 
 
-cdef void sto_returns(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void storisende_returns(const void* core, const void* geom, double* out) noexcept nogil:
     cdef double sc[2]
-    sto_scores(core, geom, sc)
+    storisende_scores(core, geom, sc)
     two_player_returns(out, higher_of_two(sc))
 
 
-cdef uint64_t sto_hash_full(const void* core, const void* geom) noexcept nogil:
+cdef uint64_t storisende_hash_full(const void* core, const void* geom) noexcept nogil:
     cdef const StoCore* s = <const StoCore*>core
     cdef const StoTables* g = <const StoTables*>geom
     cdef uint64_t z = g.z_phase[s.phase]
@@ -421,7 +421,7 @@ cdef uint64_t sto_hash_full(const void* core, const void* geom) noexcept nogil:
     return z
 
 
-cdef void sto_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
+cdef void storisende_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Planes: own stack heights, opponent's stack heights, tile, territory,
     # wall, hex exists, setup phase, the opponent has just passed.
     cdef const StoCore* s = <const StoCore*>core
@@ -439,22 +439,25 @@ cdef void sto_observe(const void* core, const void* geom, int32_t colour, float*
             out[7 * area + at] = 1.0
 
 
-cdef Rules STO_RULES
-STO_RULES.core_size = sizeof(StoCore)
-STO_RULES.legal = sto_legal
-STO_RULES.is_legal = sto_is_legal
-STO_RULES.apply = sto_apply
-STO_RULES.returns = sto_returns
-STO_RULES.scores = sto_scores
-STO_RULES.hash_full = sto_hash_full
-STO_RULES.observe = sto_observe
-STO_RULES.after_turn = sto_after_turn
-STO_RULES.playout = NULL
+cdef Rules STORISENDE_RULES = Rules(
+    core_size=sizeof(StoCore),
+    legal=storisende_legal,
+    is_legal=storisende_is_legal,
+    apply=storisende_apply,
+    returns=storisende_returns,
+    scores=storisende_scores,
+    hash_full=storisende_hash_full,
+    observe=storisende_observe,
+    observe_dense=False,
+    legal_mask=NULL,
+    after_turn=storisende_after_turn,       # the threefold repetition
+    playout=NULL,
+    rollout=NULL,
+)
 
 # threefold=False: the same rules without the repetition ending.
-cdef Rules STO_RULES_NOREP
-STO_RULES_NOREP = STO_RULES
-STO_RULES_NOREP.after_turn = NULL
+cdef Rules STORISENDE_RULES_NOREP = STORISENDE_RULES
+STORISENDE_RULES_NOREP.after_turn = NULL
 
 
 # -- boards -------------------------------------------------------------------
@@ -576,7 +579,7 @@ cdef class StorisendeGame(Game):
 
         cdef StoCore init
         _reset(&init, n)
-        init.h.hash = sto_hash_full(&init, &self.g)
+        init.h.hash = storisende_hash_full(&init, &self.g)
         # A safety cap: uniformly random games end by themselves (hexhex 5:
         # 155 plies on average, the longest of 20,000 had 1,897); simulate
         # reports the games it cuts as truncated.
@@ -587,7 +590,7 @@ cdef class StorisendeGame(Game):
         for m in range(len(cells)):
             names.append(f"{board.names[froms[m]]}:{dists[m]}-{board.names[cells[m]]}")
         names += ["pass", "end", "swap"]
-        self._set_rules(&STO_RULES if params["threefold"] else &STO_RULES_NOREP, &self.g,
+        self._set_rules(&STORISENDE_RULES if params["threefold"] else &STORISENDE_RULES_NOREP, &self.g,
                         PyBytes_FromStringAndSize(<char*>&init, sizeof(StoCore)), tuple(names),
                         self.g.a_pass, self.g.a_end)
 
@@ -680,7 +683,7 @@ cdef class StorisendeGame(Game):
                             s.terr[nb] = s.next_terr
                             todo.append(nb)
                 s.next_terr += 1
-        s.h.hash = sto_hash_full(&s, &self.g)
+        s.h.hash = storisende_hash_full(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(StoCore))
 
 
@@ -774,7 +777,7 @@ cdef class StorisendeState(State):
         if action == g.a_swap:
             return "swap is only possible as the second player's first setup action"
         if s.phase != PLAY:
-            return "the setup is not finished: place pieces" + (" or swap" if sto_is_legal(s, g, g.a_swap) else "")
+            return "the setup is not finished: place pieces" + (" or swap" if storisende_is_legal(s, g, g.a_swap) else "")
         if action == g.a_pass:
             return "not a legal action in this position"
         m = action - g.a_move0

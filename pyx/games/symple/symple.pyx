@@ -68,12 +68,13 @@ cdef inline void _play(SympleCore* s, const GrowTables* g, int32_t a, uint64_t* 
         _end_turn(s, g)
 
 
-cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
+# The entries into _play (see grow_apply_fn in ludens/_grow.pxd).
+
+cdef void symple_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     _play(<SympleCore*>core, <const GrowTables*>geom, a, NULL)
 
 
-cdef void _apply_in_playout(void* core, const void* geom, int32_t a, uint64_t* members) noexcept nogil:
-    # _apply keeping grow_playout's chain bitsets (ludens/_grow.pxd)
+cdef void _play_in_playout(void* core, const void* geom, int32_t a, uint64_t* members) noexcept nogil:
     _play(<SympleCore*>core, <const GrowTables*>geom, a, members)
 
 
@@ -97,21 +98,24 @@ cdef void symple_observe(const void* core, const void* geom, int32_t colour, flo
 
 cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                          int32_t* buf, PlayoutStats* st) noexcept nogil:
-    grow_playout(<SympleCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply_in_playout)
+    grow_playout(core, geom, rng, max_plies, st, _play_in_playout)
 
 
-cdef Rules SYMPLE_RULES
-SYMPLE_RULES.core_size = sizeof(SympleCore)
-SYMPLE_RULES.legal = grow_rules_legal
-SYMPLE_RULES.is_legal = grow_rules_is_legal
-SYMPLE_RULES.apply = _apply
-SYMPLE_RULES.returns = symple_returns
-SYMPLE_RULES.scores = symple_scores
-SYMPLE_RULES.hash_full = grow_rules_hash
-SYMPLE_RULES.observe = symple_observe
-SYMPLE_RULES.observe_dense = True         # the square fills its planes
-SYMPLE_RULES.after_turn = NULL
-SYMPLE_RULES.playout = symple_playout
+cdef Rules SYMPLE_RULES = Rules(
+    core_size=sizeof(SympleCore),
+    legal=grow_rules_legal,
+    is_legal=grow_rules_is_legal,
+    apply=symple_apply,
+    returns=symple_returns,
+    scores=symple_scores,
+    hash_full=grow_rules_hash,
+    observe=symple_observe,
+    observe_dense=True,                     # the square fills its planes
+    legal_mask=NULL,
+    after_turn=NULL,
+    playout=symple_playout,
+    rollout=NULL,
+)
 
 
 # -- Python side ----------------------------------------------------------------

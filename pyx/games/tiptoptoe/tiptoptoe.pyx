@@ -150,7 +150,7 @@ cdef inline void _play(TttCore* s, const TttTables* g, int32_t k) noexcept nogil
         protocol_step(&s.h, &g.proto, &g.keys, colour, 1 - colour)
 
 
-cdef int32_t ttt_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
+cdef int32_t tiptoptoe_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const TttCore* s = <const TttCore*>core
     cdef const TttTables* g = <const TttTables*>geom
     cdef int32_t k, n = 0
@@ -167,7 +167,7 @@ cdef int32_t ttt_legal(const void* core, const void* geom, int32_t* out) noexcep
     return n
 
 
-cdef bint ttt_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
+cdef bint tiptoptoe_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const TttCore* s = <const TttCore*>core
     cdef const TttTables* g = <const TttTables*>geom
     if a == SWAP:
@@ -177,7 +177,7 @@ cdef bint ttt_is_legal(const void* core, const void* geom, int32_t a) noexcept n
     return (s.free >> a) & 1
 
 
-cdef void ttt_apply(void* core, const void* geom, int32_t a) noexcept nogil:
+cdef void tiptoptoe_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef TttCore* s = <TttCore*>core
     cdef const TttTables* g = <const TttTables*>geom
     if a == SWAP:
@@ -189,12 +189,12 @@ cdef void ttt_apply(void* core, const void* geom, int32_t a) noexcept nogil:
         _play(<TttCore*>core, <const TttTables*>geom, a)
 
 
-cdef void ttt_returns(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void tiptoptoe_returns(const void* core, const void* geom, double* out) noexcept nogil:
     cdef const TttCore* s = <const TttCore*>core
     two_player_returns(out, s.winner)
 
 
-cdef void ttt_scores(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void tiptoptoe_scores(const void* core, const void* geom, double* out) noexcept nogil:
     # The score is the number of houses occupied; pieces (the tie-break) are
     # State.pieces().  A three-house line beats more houses, so scores do not
     # decide the game on their own (SCORES_DECIDE = False).
@@ -203,7 +203,7 @@ cdef void ttt_scores(const void* core, const void* geom, double* out) noexcept n
     out[1] = _popcount9(s.occupied[1])
 
 
-cdef uint64_t ttt_hash_full(const void* core, const void* geom) noexcept nogil:
+cdef uint64_t tiptoptoe_hash_full(const void* core, const void* geom) noexcept nogil:
     cdef const TttCore* s = <const TttCore*>core
     cdef const TttTables* g = <const TttTables*>geom
     cdef uint64_t z = 0
@@ -214,7 +214,7 @@ cdef uint64_t ttt_hash_full(const void* core, const void* geom) noexcept nogil:
     return z ^ seat_hash(&s.h, &g.keys) ^ protocol_hash(&s.h, &g.proto)
 
 
-cdef void ttt_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
+cdef void tiptoptoe_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Planes (9 x 9 each, cell c at offset c: the square board's cells are in
     # plane order): 0 own pieces, 1 opponent's pieces, 2 empty, 3-5 squares
     # whose number labels 1 (middle), 2 (corner) or 3 (side) squares,
@@ -238,10 +238,10 @@ cdef void ttt_observe(const void* core, const void* geom, int32_t colour, float*
             out[8 * CELLS + c] = 1.0
 
 
-cdef void ttt_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
+cdef void tiptoptoe_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                       int32_t* buf, PlayoutStats* st) noexcept nogil:
     # buf holds the empty numbers, ascending: drawing index i of it (then
-    # SWAP, then END, when legal) is the same draw as over ttt_legal's list.
+    # SWAP, then END, when legal) is the same draw as over tiptoptoe_legal's list.
     cdef TttCore* s = <TttCore*>core
     cdef const TttTables* g = <const TttTables*>geom
     cdef int32_t k, i, nswap, n = 0
@@ -266,17 +266,21 @@ cdef void ttt_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
         playout_applied(&s.h, st)
 
 
-cdef Rules TTT_RULES
-TTT_RULES.core_size = sizeof(TttCore)
-TTT_RULES.legal = ttt_legal
-TTT_RULES.is_legal = ttt_is_legal
-TTT_RULES.apply = ttt_apply
-TTT_RULES.returns = ttt_returns
-TTT_RULES.scores = ttt_scores
-TTT_RULES.hash_full = ttt_hash_full
-TTT_RULES.observe = ttt_observe
-TTT_RULES.after_turn = NULL
-TTT_RULES.playout = ttt_playout
+cdef Rules TIPTOPTOE_RULES = Rules(
+    core_size=sizeof(TttCore),
+    legal=tiptoptoe_legal,
+    is_legal=tiptoptoe_is_legal,
+    apply=tiptoptoe_apply,
+    returns=tiptoptoe_returns,
+    scores=tiptoptoe_scores,
+    hash_full=tiptoptoe_hash_full,
+    observe=tiptoptoe_observe,
+    observe_dense=False,
+    legal_mask=NULL,
+    after_turn=NULL,
+    playout=tiptoptoe_playout,
+    rollout=NULL,
+)
 
 
 _SHIPPED_TEXT = labels_text(SHIPPED)
@@ -360,7 +364,7 @@ cdef class TipTopToeGame(Game):
         self.observation_shape = (9, SIDE, SIDE)
         self._state_type = TipTopToeState
         names = tuple(str(k + 1) for k in range(NUMBERS)) + ("swap",) + (("end",) if params["upto"] else ())
-        self._set_rules(&TTT_RULES, &self.g, PyBytes_FromStringAndSize(<char*>&init, sizeof(TttCore)),
+        self._set_rules(&TIPTOPTOE_RULES, &self.g, PyBytes_FromStringAndSize(<char*>&init, sizeof(TttCore)),
                         names, -1, END if params["upto"] else -1)
 
     def _cell(self, cell):
@@ -444,7 +448,7 @@ cdef class TipTopToeGame(Game):
         if colour_to_move == -1 and s.free != 0 and s.winner < 0:
             raise reader.fail("to_move is -1 but nobody has three houses in a row and the board is not full")
         s.h.to_move = colour_to_move
-        s.h.hash = ttt_hash_full(&s, &self.g)
+        s.h.hash = tiptoptoe_hash_full(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(TttCore))
 
 

@@ -244,7 +244,7 @@ cdef inline bint _end_legal(const WunCore* s, const WunTables* g) noexcept nogil
 
 # -- the Rules table ----------------------------------------------------------
 
-cdef int32_t wun_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
+cdef int32_t wunchunk_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const WunCore* s = <const WunCore*>core
     cdef const WunTables* g = <const WunTables*>geom
     cdef int32_t n = g.ncells, c, x, k = 0
@@ -277,7 +277,7 @@ cdef int32_t wun_legal(const void* core, const void* geom, int32_t* out) noexcep
     return k
 
 
-cdef bint wun_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
+cdef bint wunchunk_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const WunCore* s = <const WunCore*>core
     cdef const WunTables* g = <const WunTables*>geom
     cdef int32_t x
@@ -296,7 +296,7 @@ cdef bint wun_is_legal(const void* core, const void* geom, int32_t a) noexcept n
     return ok0[x] if a < g.ncells else ok_other[x]
 
 
-cdef void wun_apply(void* core, const void* geom, int32_t a) noexcept nogil:
+cdef void wunchunk_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef WunCore* s = <WunCore*>core
     cdef const WunTables* g = <const WunTables*>geom
     if a == g.end_action:
@@ -321,7 +321,7 @@ cdef int _compare(const WunCore* s, const WunTables* g, int32_t a, int32_t b) no
     return 0
 
 
-cdef void wun_returns(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void wunchunk_returns(const void* core, const void* geom, double* out) noexcept nogil:
     # +1 for a sole winner; players tied for first get 0; everyone else -1.
     cdef const WunCore* s = <const WunCore*>core
     cdef const WunTables* g = <const WunTables*>geom
@@ -337,7 +337,7 @@ cdef void wun_returns(const void* core, const void* geom, double* out) noexcept 
         out[a] = -1.0 if not best[a] else (1.0 if nbest == 1 else 0.0)
 
 
-cdef void wun_scores(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void wunchunk_scores(const void* core, const void* geom, double* out) noexcept nogil:
     # -chunks + k/4, k = players with as many chunks who lose the tie-break to this one:
     # higher is better, and equal scores are exact ties.
     cdef const WunCore* s = <const WunCore*>core
@@ -351,7 +351,7 @@ cdef void wun_scores(const void* core, const void* geom, double* out) noexcept n
         out[a] = -_chunks(s, a) + 0.25 * k
 
 
-cdef uint64_t wun_hash_full(const void* core, const void* geom) noexcept nogil:
+cdef uint64_t wunchunk_hash_full(const void* core, const void* geom) noexcept nogil:
     cdef const WunCore* s = <const WunCore*>core
     cdef const WunTables* g = <const WunTables*>geom
     cdef uint64_t z = 0
@@ -364,7 +364,7 @@ cdef uint64_t wun_hash_full(const void* core, const void* geom) noexcept nogil:
     return z
 
 
-cdef void wun_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
+cdef void wunchunk_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Planes: the stones of each colour in turn order starting with the observer's,
     # empty cells, the board's cells, and the stones left in the current turn.
     cdef const WunCore* s = <const WunCore*>core
@@ -381,7 +381,7 @@ cdef void wun_observe(const void* core, const void* geom, int32_t colour, float*
         out[(P + 2) * area + at] = left
 
 
-cdef void wun_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
+cdef void wunchunk_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                       int32_t* buf, PlayoutStats* st) noexcept nogil:
     # The empty cells, ascending: outside the balance turn the legal list is
     # every colour over them, then END (then SWAP), so draw i picks colour
@@ -397,7 +397,7 @@ cdef void wun_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
             E += 1
     while playout_running(&s.h, st, max_plies):
         if _balance_now(s, g):
-            i = playout_draw(rng, st, wun_legal(s, g, buf))
+            i = playout_draw(rng, st, wunchunk_legal(s, g, buf))
             if i < 0:
                 return
             a = buf[i]
@@ -408,7 +408,7 @@ cdef void wun_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                     k += 1
                 memmove(&empties[k], &empties[k + 1], (E - k - 1) * sizeof(int32_t))
                 E -= 1
-            wun_apply(s, g, a)
+            wunchunk_apply(s, g, a)
         else:
             nplace = g.nplayers * E if s.limit > s.placed else 0
             i = playout_draw(rng, st, nplace + 1 + (1 if _swap_available(s, g) else 0))
@@ -420,21 +420,25 @@ cdef void wun_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                 E -= 1
                 _place(s, g, c, cell)
             else:
-                wun_apply(s, g, g.end_action if i == nplace else g.swap_action)
+                wunchunk_apply(s, g, g.end_action if i == nplace else g.swap_action)
         playout_applied(&s.h, st)
 
 
-cdef Rules WUN_RULES
-WUN_RULES.core_size = sizeof(WunCore)
-WUN_RULES.legal = wun_legal
-WUN_RULES.is_legal = wun_is_legal
-WUN_RULES.apply = wun_apply
-WUN_RULES.returns = wun_returns
-WUN_RULES.scores = wun_scores
-WUN_RULES.hash_full = wun_hash_full
-WUN_RULES.observe = wun_observe
-WUN_RULES.after_turn = NULL
-WUN_RULES.playout = wun_playout
+cdef Rules WUNCHUNK_RULES = Rules(
+    core_size=sizeof(WunCore),
+    legal=wunchunk_legal,
+    is_legal=wunchunk_is_legal,
+    apply=wunchunk_apply,
+    returns=wunchunk_returns,
+    scores=wunchunk_scores,
+    hash_full=wunchunk_hash_full,
+    observe=wunchunk_observe,
+    observe_dense=False,
+    legal_mask=NULL,
+    after_turn=NULL,
+    playout=wunchunk_playout,
+    rollout=NULL,
+)
 
 
 # -- counting balance turns ---------------------------------------------------
@@ -601,7 +605,7 @@ cdef class WunchunkGame(Game):
         self.observation_shape = (P + 3, board.geo.height, board.geo.width)
         self._state_type = WunchunkState
         names = tuple(f"{c + 1}{name}" for c in range(P) for name in board.names) + ("end", "swap")
-        self._set_rules(&WUN_RULES, &self.g, initial, names, -1, self.g.end_action)
+        self._set_rules(&WUNCHUNK_RULES, &self.g, initial, names, -1, self.g.end_action)
 
     def _core_from_position(self, reader):
         """A core from ``{"board": {cell: colour digit}, "to_move": player}``.
@@ -637,7 +641,7 @@ cdef class WunchunkGame(Game):
         s.limit = 0 if over else _chunks(&s, s.h.to_move)
         if self.g.balance and not over and turn <= P:
             self._check_balance_reach(reader, &s)
-        s.h.hash = wun_hash_full(&s, &self.g)
+        s.h.hash = wunchunk_hash_full(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(WunCore))
 
     cdef _check_balance_reach(self, reader, WunCore* s):
