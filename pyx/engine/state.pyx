@@ -483,9 +483,6 @@ cdef class State:
         """Zobrist hash (unsigned 64-bit) of the position, the player to move and the turn so far."""
         return self.hdr().hash
 
-    def _hash_from_scratch(self):
-        return self.rules.hash_full(self.core, self.geom)
-
     def _core_bytes(self):
         """The raw core (for tests: equal bytes means an exactly equal state)."""
         return PyBytes_FromStringAndSize(<char*>self.core, self.rules.core_size)
