@@ -77,6 +77,10 @@ of the same board at the start of that player's turn: the mover then has a
 legal placement (else the turn would have ended), so PASS is not available
 in either, and every placement continues the same way.  They are the same
 state for search, so they share a hash.
+
+Parts: a cell's neighbours as bits (windows.pxi), where each colour may place
+(legality.pxi), placements and captures (captures.pxi); the core and the
+tables are declared in src/ludens/_oust.pxd.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -99,8 +103,6 @@ cdef enum:
     HEX_SIDES_MAX = 13
     SQUARE_MIN = 3
     SQUARE_MAX = 25             # 625 cells: within CHAIN_MAX_CELLS
-
-# The core and the tables are declared in src/ludens/_oust.pxd.
 
 include "windows.pxi"
 include "legality.pxi"

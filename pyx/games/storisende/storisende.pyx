@@ -23,6 +23,8 @@ Repetition: ``Header.hash`` has bit 0 set exactly when the previous turn was
 a pass (that decides whether a pass ends the game); positions are compared
 without it.  A capture, a conversion, a placement or a swap can never be
 undone, so only positions since the last one can repeat (``last_irrev``).
+
+Parts: moves and walls (moves.pxi), regions and scores (regions.pxi).
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
@@ -145,64 +147,7 @@ cdef inline void _set_passes(StoCore* s, int32_t passes) noexcept nogil:
 
 # -- rules ------------------------------------------------------------------
 
-cdef inline bint _move_ok(const StoCore* s, const StoTables* g, int32_t m) noexcept nogil:
-    """Move entry m by the colour to move: own stack high enough, walls respected."""
-    cdef int32_t f = g.mv_from[m], me = s.h.to_move, j, p
-    if s.owner[f] != me or s.height[f] < g.ray_dist[m]:
-        return False
-    if s.kind[f] == WALL:
-        return True                       # from the wall: over anything, onto anything
-    if s.kind[g.ray_cell[m]] == WALL:
-        return False
-    for j in range(g.mv_first[m], m):
-        p = g.ray_cell[j]
-        if s.kind[p] == WALL and s.owner[p] != me:
-            return False
-    return True
-
-
-cdef inline int32_t _moves_from(const StoCore* s, const StoTables* g, int32_t c, int32_t* out) noexcept nogil:
-    """The legal moves from the stack on ``c`` (the mover's), ascending."""
-    cdef int32_t me = s.h.to_move, h = s.height[c], n = 0, d, m, end, t
-    cdef int32_t a0 = g.a_move0
-    cdef const int32_t* start = g.ray_start
-    cdef const int32_t* cell = g.ray_cell
-    cdef const int32_t* dist = g.ray_dist
-    if s.kind[c] == WALL:
-        for d in range(NDIRS):
-            end = start[NDIRS * c + d + 1]
-            m = start[NDIRS * c + d]
-            while m < end and dist[m] <= h:
-                out[n] = a0 + m
-                n += 1
-                m += 1
-        return n
-    for d in range(NDIRS):
-        end = start[NDIRS * c + d + 1]
-        m = start[NDIRS * c + d]
-        while m < end and dist[m] <= h:
-            t = cell[m]
-            if s.kind[t] == WALL:
-                if s.owner[t] != me:
-                    break                 # a bare or enemy-held wall blocks the line
-            else:
-                out[n] = a0 + m
-                n += 1
-            m += 1
-    return n
-
-
-cdef int32_t _gen_moves(const StoCore* s, const StoTables* g, int32_t* out) noexcept nogil:
-    """The legal moves of the colour to move, ascending (without pass): from
-    each of its stacks in increasing hex order (the bits of ``stacks``)."""
-    cdef int32_t me = s.h.to_move, n = 0, w
-    cdef uint64_t bits
-    for w in range(STACK_WORDS):
-        bits = s.stacks[me][w]
-        while bits:
-            n += _moves_from(s, g, (w << 6) + ctz64(bits), out + n)
-            bits &= bits - 1
-    return n
+include "moves.pxi"
 
 
 cdef int32_t storisende_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
@@ -247,26 +192,6 @@ cdef bint storisende_is_legal(const void* core, const void* geom, int32_t a) noe
     if a == g.a_end:
         return s.phase == SETUP_A and s.placed >= 2
     return s.phase == SETUP_B and s.placed == 0 and not s.h.swapped
-
-
-cdef void _remove_tile(StoCore* s, const StoTables* g, int32_t c) noexcept nogil:
-    """The tile on c goes: wall if it touches two territories, else territory."""
-    cdef int32_t k, nb, first = -1
-    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-        nb = g.geo.nbr[k]
-        if s.kind[nb] == TERR:
-            if first < 0:
-                first = s.terr[nb]
-            elif s.terr[nb] != first:
-                s.kind[c] = WALL
-                s.h.hash ^= g.zkind[WALL][c]
-                return
-    s.kind[c] = TERR
-    s.h.hash ^= g.zkind[TERR][c]
-    if first < 0:
-        first = s.next_terr
-        s.next_terr += 1
-    s.terr[c] = <int16_t>first
 
 
 cdef void _end_setup_a(StoCore* s, const StoTables* g) noexcept nogil:
@@ -349,61 +274,7 @@ cdef void storisende_after_turn(void* core, const void* geom, const uint64_t* ha
         k -= 2
 
 
-cdef int32_t _regions(const StoCore* s, const StoTables* g, int16_t* region, int32_t* size,
-                      int8_t* colours) noexcept nogil:
-    """Regions of the final count: connected non-wall hexes (tiles count as territory).
-
-    Writes each hex's region (-1 on walls), each region's size and the bit set
-    of colours with pieces in it; returns the number of regions.
-    """
-    cdef int16_t todo[MAX_CELLS]
-    cdef int32_t n = g.ncells, nreg = 0, c, x, k, nb, sp
-    for c in range(n):
-        region[c] = -1
-    for c in range(n):
-        if s.kind[c] == WALL or region[c] >= 0:
-            continue
-        region[c] = <int16_t>nreg
-        size[nreg] = 0
-        colours[nreg] = 0
-        todo[0] = <int16_t>c
-        sp = 1
-        while sp:
-            sp -= 1
-            x = todo[sp]
-            size[nreg] += 1
-            if s.owner[x] >= 0:
-                colours[nreg] |= <int8_t>(1 << s.owner[x])
-            for k in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
-                nb = g.geo.nbr[k]
-                if s.kind[nb] != WALL and region[nb] < 0:
-                    region[nb] = <int16_t>nreg
-                    todo[sp] = <int16_t>nb
-                    sp += 1
-        nreg += 1
-    return nreg
-
-
-cdef void storisende_scores(const void* core, const void* geom, double* out) noexcept nogil:
-    cdef const StoCore* s = <const StoCore*>core
-    cdef const StoTables* g = <const StoTables*>geom
-    cdef int16_t region[MAX_CELLS]
-    cdef int32_t size[MAX_CELLS]
-    cdef int8_t colours[MAX_CELLS]
-    cdef int32_t r, n = _regions(s, g, region, size, colours)
-    out[0] = 0.0
-    out[1] = 0.0
-    for r in range(n):
-        if colours[r] == 1:
-            out[0] += size[r]
-        elif colours[r] == 2:
-            out[1] += size[r]
-
-
-cdef void storisende_returns(const void* core, const void* geom, double* out) noexcept nogil:
-    cdef double sc[2]
-    storisende_scores(core, geom, sc)
-    two_player_returns(out, higher_of_two(sc))
+include "regions.pxi"
 
 
 cdef uint64_t storisende_hash_full(const void* core, const void* geom) noexcept nogil:

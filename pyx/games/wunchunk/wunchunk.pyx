@@ -19,7 +19,8 @@ turn a placement is legal only if such an ending stays reachable within the
 stones left, which is a node-weighted Steiner tree question (join every chunk
 of colour 0 through colour-0 stones and few empty cells); it is answered
 exactly by ``ludens._steiner`` (Dreyfus-Wagner over the chunks, of which a
-real game has at most four at that point).
+real game has at most four at that point).  Parts: the balance rule
+(balance.pxi) and the count of the balance turn's turns (turn_counting.pxi).
 
 Colours are 0-based here, as in all code; RULES.md, positions and move
 strings (digits) and messages call colour k "colour k + 1".
@@ -136,110 +137,7 @@ cdef void _place(WunCore* s, const WunTables* g, int32_t colour, int32_t cell) n
 
 # -- the balance rule ---------------------------------------------------------
 
-cdef int32_t _zero_chunks(const WunCore* s, const WunTables* g, int32_t* roots) noexcept nogil:
-    """The representative cells of colour 0's chunks (at most BAL_MAX_TERMINALS + 1 listed)."""
-    cdef int32_t c, m = 0
-    for c in range(g.ncells):
-        if s.ch.colour[c] == 0 and s.ch.root[c] == c and s.ch.size[c] >= 2:
-            if m <= BAL_MAX_TERMINALS:
-                roots[m] = c
-            m += 1
-    return m
-
-
-cdef void _balance_cells(const WunCore* s, const WunTables* g, uint8_t* ok0, uint8_t* ok_other) noexcept nogil:
-    """Under the balance rule, per empty cell: may colour 0 go there (``ok0``),
-    may another colour (``ok_other``)?  Both mean: colour 0 can still end the
-    turn with at most one chunk, within the stones left.
-
-    With r stones left and D the cheapest join of colour 0's chunks: another
-    colour on x is legal iff a join of at most r - 1 cells avoids x; colour 0
-    on x is legal iff x lies on a join of at most r cells, or x touches no
-    colour-0 stone (it may stay a single) and a join of at most r - 1 cells
-    avoids x and its neighbours.  Cells on no join of at most r - 1 cells
-    cannot spoil one, so only the few that do are searched again.
-    """
-    cdef int32_t n = g.ncells, r = s.limit - s.placed, cap = r + 1, m, x, v, e, D, cost
-    cdef int32_t roots[BAL_MAX_TERMINALS + 1]
-    cdef int8_t w[MAX_CELLS]
-    cdef int32_t base[MAX_CELLS]
-    cdef int32_t stack_dp[(1 << BAL_STACK_TERMINALS) * MAX_CELLS]
-    cdef int32_t stack_work[17 * MAX_CELLS + 2]
-    cdef int32_t* dp = stack_dp
-    cdef int32_t* work = stack_work
-    cdef bint touches, near, single
-    memset(ok0, 0, n)
-    memset(ok_other, 0, n)
-    if r <= 0:
-        return
-    m = _zero_chunks(s, g, roots)
-    if m == 0:
-        for x in range(n):
-            ok0[x] = ok_other[x] = s.ch.colour[x] < 0
-        return
-    if m > 2 * r + 1 or m > BAL_MAX_TERMINALS:
-        return          # a stone joins at most three chains: out of reach
-    if cap > MAX_CELLS:
-        cap = MAX_CELLS
-    single = m == 1     # then every join is empty: nothing can spoil it
-    if m > BAL_STACK_TERMINALS:
-        dp = <int32_t*>malloc(sizeof(int32_t) * (<size_t>1 << m) * n)
-        if dp == NULL:
-            return
-    memset(w, STEINER_BLOCKED, sizeof(w))
-    for v in range(n):
-        w[v] = 0 if s.ch.colour[v] == 0 else (1 if s.ch.colour[v] < 0 else STEINER_BLOCKED)
-    D = steiner_join(&s.ch, &g.geo, w, roots, m, cap, dp, work)
-    memcpy(base, dp + ((1 << m) - 1) * n, sizeof(int32_t) * n)
-    for x in range(n):
-        if s.ch.colour[x] >= 0:
-            continue
-        # Another colour on x.
-        if D <= r - 1:
-            if base[x] > r - 1 or single:
-                ok_other[x] = 1
-            else:
-                w[x] = STEINER_BLOCKED
-                ok_other[x] = steiner_join(&s.ch, &g.geo, w, roots, m, cap, dp, work) <= r - 1
-                w[x] = 1
-        # Colour 0 on x.
-        if base[x] <= r:
-            ok0[x] = 1
-            continue
-        touches = False
-        near = False
-        for e in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
-            v = g.geo.nbr[e]
-            if s.ch.colour[v] == 0:
-                touches = True
-            elif s.ch.colour[v] < 0 and base[v] <= r - 1:
-                near = True
-        if touches or D > r - 1:
-            continue
-        if not near or single:
-            ok0[x] = 1
-            continue
-        w[x] = STEINER_BLOCKED
-        for e in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
-            v = g.geo.nbr[e]
-            if w[v] == 1:
-                w[v] = STEINER_BLOCKED
-        cost = steiner_join(&s.ch, &g.geo, w, roots, m, cap, dp, work)
-        w[x] = 1
-        for e in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
-            v = g.geo.nbr[e]
-            if s.ch.colour[v] < 0:
-                w[v] = 1
-        ok0[x] = cost <= r - 1
-    if dp != stack_dp:
-        free(dp)
-
-
-cdef inline bint _end_legal(const WunCore* s, const WunTables* g) noexcept nogil:
-    if s.placed == 0 or not _balance_now(s, g):
-        return True
-    cdef int32_t roots[BAL_MAX_TERMINALS + 1]
-    return _zero_chunks(s, g, roots) <= 1
+include "balance.pxi"
 
 
 # -- the Rules table ----------------------------------------------------------
@@ -443,94 +341,7 @@ cdef Rules WUNCHUNK_RULES = Rules(
 
 # -- counting balance turns ---------------------------------------------------
 
-ctypedef struct _Sets:
-    int32_t ncells
-    int32_t budget
-    int32_t nempty
-    const Geometry* geo
-    int16_t parent[MAX_CELLS]      # union-find over colour-0 stones, union by size, undone on the way back
-    int16_t size[MAX_CELLS]
-    uint8_t zero[MAX_CELLS]
-    int32_t empties[MAX_CELLS]
-    int64_t count[MAX_CELLS + 1]   # count[j]: sets of j colour-0 stones after which colour 0 has <= 1 chunk
-    int64_t steps                  # sets tried, for a look at Ctrl-C every 2**16
-    bint stopped                   # a signal handler raised: unwind
-
-
-cdef inline int16_t _find(const _Sets* t, int16_t x) noexcept nogil:
-    while t.parent[x] != x:
-        x = t.parent[x]
-    return x
-
-
-cdef int32_t _join_zero(_Sets* t, int32_t x, int32_t m, int16_t* undo, int32_t* nundo) noexcept nogil:
-    """Make x a colour-0 stone; return colour 0's new chunk count."""
-    cdef int32_t e, k = 0
-    cdef int16_t a, b
-    t.zero[x] = 1
-    t.parent[x] = <int16_t>x
-    t.size[x] = 1
-    for e in range(t.geo.nbr_start[x], t.geo.nbr_start[x + 1]):
-        if not t.zero[t.geo.nbr[e]]:
-            continue
-        a = _find(t, <int16_t>t.geo.nbr[e])
-        b = _find(t, <int16_t>x)
-        if a == b:
-            continue
-        m += 1 - (t.size[a] >= 2) - (t.size[b] >= 2)
-        if t.size[a] > t.size[b]:
-            a, b = b, a
-        t.parent[a] = b
-        t.size[b] += t.size[a]
-        undo[k] = a
-        k += 1
-    nundo[0] = k
-    return m
-
-
-cdef void _sets_dfs(_Sets* t, int32_t start, int32_t j, int32_t m) noexcept nogil:
-    cdef int32_t i, k, x, nm, nundo
-    cdef int16_t undo[6]
-    cdef int16_t a
-    if m <= 1:
-        t.count[j] += 1
-    if j == t.budget:
-        return
-    for i in range(start, t.nempty):
-        t.steps += 1
-        if t.stopped or (t.steps & 0xFFFF) == 0 and interrupted():
-            t.stopped = True
-            return
-        x = t.empties[i]
-        nm = _join_zero(t, x, m, undo, &nundo)
-        # Each further stone removes at most two chunks.
-        if nm <= 2 * (t.budget - j - 1) + 1:
-            _sets_dfs(t, i + 1, j + 1, nm)
-        for k in range(nundo - 1, -1, -1):
-            a = undo[k]
-            t.size[t.parent[a]] -= t.size[a]
-            t.parent[a] = a
-        t.zero[x] = 0
-
-
-cdef void _count_zero_sets(const WunCore* s, const WunTables* g, _Sets* t) noexcept nogil:
-    cdef int32_t c, m = 0, nundo
-    cdef int16_t undo[6]
-    t.ncells = g.ncells
-    t.geo = &g.geo
-    t.nempty = 0
-    t.steps = 0
-    t.stopped = False
-    memset(t.count, 0, sizeof(t.count))
-    memset(t.zero, 0, sizeof(t.zero))
-    for c in range(g.ncells):
-        if s.ch.colour[c] < 0:
-            t.empties[t.nempty] = c
-            t.nempty += 1
-    for c in range(g.ncells):
-        if s.ch.colour[c] == 0:
-            m = _join_zero(t, c, m, undo, &nundo)
-    _sets_dfs(t, 0, 0, m)
+include "turn_counting.pxi"
 
 
 # -- Python side --------------------------------------------------------------
