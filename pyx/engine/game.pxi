@@ -21,7 +21,7 @@ cdef class Game:
     SCORES_DECIDE = False
     # What a game declares about itself, so that other modules ask instead of
     # switching on game names:
-    # * COLOURS: the names user-facing text gives colour 0, 1, ... (RULES.md's);
+    # * COLOURS: the names user-facing text gives colour 0, 1, ... (its docs/games/ page's);
     # * DRAWING: how ludens.pictures draws it (see pictures.style_of): "pieces",
     #   palette names per colour; "cell", "line", "last": board colours;
     #   "points": stones on grid points; "piece": piece radius; "labels": the

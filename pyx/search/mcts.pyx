@@ -259,7 +259,6 @@ cdef class MCTS:
     cdef _run_uct(self, deadline):
         cdef Tree* T0 = &self.trees[0]
         cdef int64_t chunk = 16
-        cdef int k
         self.S.stop = 0
         workers = [threading.Thread(target=self._work, args=(k,), daemon=True) for k in range(1, self.ntrees)]
         for w in workers:

@@ -85,7 +85,6 @@ cdef int _require(obj, kind) except -1:
 
 cdef list _cells(const uint64_t* bits, int32_t n):
     """The cells of a cell bit set, ascending."""
-    cdef int32_t c
     return [c for c in range(n) if bit_get(bits, c)]
 
 
@@ -127,7 +126,7 @@ cdef list _oust_legal(State state, bint from_scratch):
 cdef dict _grow_sets(State state, bint from_scratch):
     cdef const GrowCore* s = <const GrowCore*>state.core
     cdef const GrowTables* g = <const GrowTables*>state.geom
-    cdef int32_t n = g.ncells, w
+    cdef int32_t n = g.ncells
     if not from_scratch:
         return {"empty": _cells(s.empty, n), "libs": _per_colour(s.libs[0], s.libs[1], n),
                 "avail": _cells(s.avail, n), "navail": s.navail,
@@ -167,7 +166,7 @@ def oust_chain_table(State state):
     the cells next to its stones (``near``)."""
     _require(state, OustState)
     cdef const OustCore* s = <const OustCore*>state.core
-    cdef int32_t n = (<const OustTables*>state.geom).ncells, c
+    cdef int32_t n = (<const OustTables*>state.geom).ncells
     return {"root": [s.ch.root[c] for c in range(n)], "next": [s.ch.next[c] for c in range(n)],
             "size": [s.ch.size[c] for c in range(n)], "colour": [s.ch.colour[c] for c in range(n)],
             "reach": [s.reach[c] for c in range(n)],

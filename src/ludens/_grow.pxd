@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Symple's movement protocol (RULES.md § Symple), shared by Symple and Symple Hex.
+"""Symple's movement protocol (rules: docs/games/symple.rst), shared by Symple and Symple Hex.
 
 On a turn a player plants (one stone touching none of theirs) or grows (one
 stone next to each of their start-of-turn chains, maximally); while nobody

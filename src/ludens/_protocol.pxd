@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Numeric movement protocols (RULES.md § Movement protocols) as a part of the engine.
+"""Numeric movement protocols (rules: docs/games/protocols.rst) as a part of the engine.
 
 A protocol says how many actions make up the k-th turn of the game (entry k,
 whoever plays it).  A single-action-turn game plugs it in with three calls and

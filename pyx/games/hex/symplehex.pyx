@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Symple Hex (RULES.md § Movement protocols, "The Symple protocol on Hex").
+"""Symple Hex (rules: docs/games/protocols.rst, "The Symple protocol on Hex").
 
 Hex's board, names, edges and goal, played with Symple's protocol
 (ludens/_grow.pxd, shared with Symple): plant or grow maximally, with the
@@ -157,7 +157,7 @@ cdef void _reset(SymHexCore* s, const SymHexTables* g) noexcept:
 
 cdef class SympleHexGame(Game):
     """Symple Hex: Hex's board and goal, Symple's plant-or-grow turns and balancing
-    privilege (RULES.md § Movement protocols).  ``ludens.load("hex", protocol="symple")``;
+    privilege (rules: docs/games/protocols.rst).  ``ludens.load("hex", protocol="symple")``;
     player 0 (Black) connects rows 1 and n, player 1 (White) the first and last columns."""
 
     NAME = "hex"

@@ -20,7 +20,7 @@ cdef void _end_turn(OustCore* s, const OustTables* g) noexcept nogil:
 
 
 cdef void _pass(OustCore* s, const OustTables* g) noexcept nogil:
-    """A pass; the second in succession ends the game in a draw (RULES.md § Oust)."""
+    """A pass; the second in succession ends the game in a draw (docs/games/oust.rst)."""
     s.h.hash ^= g.z_passed
     if s.passes == 1:
         s.passes = 2

@@ -2,7 +2,7 @@
 """Storisende (rules: docs/games/storisende.rst).
 
 Every hex is a tile, territory or wall and may hold one stack of one colour.
-Colours are 0-based here, as in all code; RULES.md, positions (digits) and
+Colours are 0-based here, as in all code; the rules, positions (digits) and
 messages call colour k "colour k + 1".  A turn is one action:
 
 * setup: a placement (the cell's index) adds one piece of the colour to move;
@@ -713,7 +713,7 @@ cdef class StorisendeState(State):
         cdef int16_t region[MAX_CELLS]
         cdef int32_t size[MAX_CELLS]
         cdef int8_t colours[MAX_CELLS]
-        cdef int32_t nreg = _regions(s, self._g(), region, size, colours), r, c
+        cdef int32_t nreg = _regions(s, self._g(), region, size, colours), c
         names = self.game.board.names
         out = [{"cells": [], "size": size[r],
                 "controller": (0 if colours[r] == 1 else 1) ^ s.h.swapped if colours[r] in (1, 2) else None}

@@ -54,12 +54,10 @@ cdef class GrowState(State):
     # -- reading the core -----------------------------------------------------
 
     cdef list _cells(self, const uint64_t* bits):
-        cdef int32_t c
         return [c for c in range(self._gg().ncells) if bit_get(bits, c)]
 
     cdef list _plant_cells(self, int32_t colour):
         cdef GrowCore* s = self._gs()
-        cdef int32_t c
         return [c for c in range(self._gg().ncells) if bit_get(s.empty, c) and not bit_get(s.libs[colour], c)]
 
     cdef list _grow_edges(self):

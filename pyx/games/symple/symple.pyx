@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Symple (RULES.md § Symple).
+"""Symple (rules: docs/games/symple.rst).
 
 Actions: a cell index places a stone there; ``num_cells`` is END (Black
 declines the plant of the privilege).  The first cell of a turn decides its
@@ -121,7 +121,7 @@ cdef Rules SYMPLE_RULES = Rules(
 # -- Python side ----------------------------------------------------------------
 
 def default_penalty(int n):
-    """RULES.md: 4, 6, 10 at n = 9, 13, 19; otherwise the even number nearest
+    """The rules' default: 4, 6, 10 at n = 9, 13, 19; otherwise the even number nearest
     2n/3 - 2 (ties: the lower).  The formula gives the table's values too."""
     x = Fraction(2 * n, 3) - 2
     low = 2 * (x // 2)               # the even number at or below x
@@ -129,11 +129,12 @@ def default_penalty(int n):
 
 
 _SIZE = Param("size", 19, "side of the n x n board", lo=MIN_SIDE, hi=MAX_SIDE)
-_PENALTY = Param("penalty", None, "points lost per chain (None: RULES.md's default for the size)",
+_PENALTY = Param("penalty", None, "points lost per chain (None: the size's default, 4, 6, 10 at sizes 9, 13, 19, "
+                 "else the even number nearest 2n/3 - 2, ties the lower)",
                  lo=-MAX_PENALTY, hi=MAX_PENALTY, optional=True)
 
 cdef class SympleGame(Game):
-    """Symple on an n x n board (RULES.md § Symple).  Player 0 is White."""
+    """Symple on an n x n board (rules: docs/games/symple.rst).  Player 0 is White."""
 
     NAME = "symple"
     TITLE = "Symple"
@@ -150,7 +151,7 @@ cdef class SympleGame(Game):
     cdef SympleTables g
 
     def _build(self, dict params):
-        cdef int32_t n = params["size"], c, colour, k
+        cdef int32_t n = params["size"]
         penalty = params["penalty"]
         if penalty is None:
             penalty = default_penalty(n)

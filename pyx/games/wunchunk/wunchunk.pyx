@@ -22,8 +22,8 @@ exactly by ``ludens._steiner`` (Dreyfus-Wagner over the chunks, of which a
 real game has at most four at that point).  Parts: the balance rule
 (balance.pxi) and the count of the balance turn's turns (turn_counting.pxi).
 
-Colours are 0-based here, as in all code; RULES.md, positions and move
-strings (digits) and messages call colour k "colour k + 1".
+Colours are 0-based here, as in all code; the rules (docs/games/wunchunk.rst),
+positions and move strings (digits) and messages call colour k "colour k + 1".
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -467,7 +467,7 @@ cdef class WunchunkGame(Game):
         ``(2 * chunks + singles + stones placed) // 2`` bounds each colour's
         chunks at every later turn start.
         """
-        cdef int32_t P = self.g.nplayers, t, k, colour, placed = 0
+        cdef int32_t P = self.g.nplayers, t, placed = 0
         if s.h.to_move != s.turn % P:
             raise reader.fail(f"in the balance opening player {s.turn % P} moves at turn {s.turn}")
         potential = [2 * _chunks(s, k) + s.hist.count[k][1] for k in range(P)]
@@ -506,7 +506,7 @@ cdef class WunchunkState(State):
     def _arrays(self):
         """[chunks, chains of size 1, 2, ..., L] per colour, L = the longest chain on the board."""
         cdef WunCore* s = self._s()
-        cdef int32_t P = self._g().nplayers, c, k, top = 0
+        cdef int32_t P = self._g().nplayers, c, top = 0
         for c in range(self._g().ncells):
             if s.ch.colour[c] >= 0 and s.ch.size[s.ch.root[c]] > top:
                 top = s.ch.size[s.ch.root[c]]
