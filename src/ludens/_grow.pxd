@@ -406,6 +406,23 @@ cdef inline void grow_core_clear(GrowCore* s, const GrowTables* g) noexcept:
     s.h.to_move = 0
 
 
+cdef inline int grow_read_grown(GrowCore* s, object reader, object cells) except -1:
+    """``s.grown`` from a position's optional ``grown`` flag (``reader``, a
+    PositionReader), its stones being on the board (``cells``): inferred when
+    absent, since a chain of two or more stones can only come from a grow."""
+    cdef bint big = False
+    for c in cells:
+        if s.ch.size[s.ch.root[c]] > 1:
+            big = True
+    grown = reader.flag("grown", None)
+    if grown is None:
+        grown = big
+    elif big and not grown:
+        raise reader.fail("grown is False, but a chain of two or more stones can only come from a grow")
+    s.grown = grown
+    return 0
+
+
 cdef class GrowState(State):
     # The State parts that read a grow (src/ludens/_grow.pyx); the game's core begins
     # with a GrowCore and its geom with a GrowTables.

@@ -128,6 +128,12 @@ cdef inline bint protocol_at_first_answer(const Header* h) noexcept nogil:
     return h.proto_turn == 1 and h.turn_plies == 0
 
 
+cdef inline bint protocol_may_swap(const Header* h, bint allowed) noexcept nogil:
+    """Whether the pie rule's swap is legal (``allowed``: the game is played with
+    it): the first action of colour 1, answering the first turn, once."""
+    return allowed and protocol_at_first_answer(h) and h.to_move == 1 and not h.swapped
+
+
 cdef inline void protocol_set(Protocol* p, object text, bint upto, uint64_t key) except *:
     """Fill ``p`` from a protocol string (ParameterError if it is not one; see ludens.protocols)."""
     from ludens.protocols import parse

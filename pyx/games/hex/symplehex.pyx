@@ -22,8 +22,8 @@ from ludens._board cimport Board, geo_plane_area
 from ludens._chains cimport CHAIN_MAX_CELLS
 from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, RHOMBUS_NBRS, START, GrowCore, GrowTables, GrowState,
                            grow_after_stone, grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn,
-                           grow_geom_fill, grow_keys_fill, grow_observe, grow_own_roots, grow_playout,
-                           grow_put_roots, grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
+                           grow_geom_fill, grow_keys_fill, grow_observe, grow_own_roots, grow_playout, grow_put_roots,
+                           grow_read_grown, grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
 from ludens._rng cimport Rng
 from ludens._state cimport Game, PlayoutStats, Rules, State, set_to_move, two_player_returns
 
@@ -216,13 +216,7 @@ cdef class SympleHexGame(Game):
                 connected.add(colour)
         if len(connected) > 1:
             raise reader.fail("both colours have connected their edges")
-        big = any(s.gc.ch.size[s.gc.ch.root[c]] > 1 for c in cells)
-        grown = reader.flag("grown", None)
-        if grown is None:
-            grown = big
-        elif big and not grown:
-            raise reader.fail("grown is False, but a chain of two or more stones can only come from a grow")
-        s.gc.grown = grown
+        grow_read_grown(&s.gc, reader, cells)
         to_move = reader.to_move()
         if connected:
             s.winner = connected.pop()
@@ -288,17 +282,6 @@ cdef class SympleHexState(GrowState):
         w = (<SymHexCore*>self.core).winner
         return None if w < 0 else w
 
-    def _glyphs(self):
-        cdef GrowCore* s = self._gs()
-        out = []
-        for c in range(self._gg().ncells):
-            if s.ch.colour[c] < 0:
-                out.append(".")
-            else:
-                glyph = "BW"[s.ch.colour[c]]
-                out.append(glyph.lower() if bit_get(s.fresh, c) else glyph)
-        return out
-
     def _turn_note(self):
         cdef GrowCore* s = self._gs()
         if s.h.to_move < 0:
@@ -312,4 +295,4 @@ cdef class SympleHexState(GrowState):
     def _headline(self):
         note = self._turn_note()
         return (State._headline(self) + ("; " + note if note else "")
-                + f"  ({self._legend('BW')}; lower case: placed this turn)")
+                + f"  ({self._stones_legend()})")

@@ -24,6 +24,7 @@ cdef class GrowState(State):
 
     PRIVILEGED_NAME = "player 1"       # how error messages name colour 1, the privileged one
     PRIVILEGED_STONE = "a stone of player 1"
+    STONE_GLYPHS = "BW"                # the board's letters of colours 0 and 1 (lower case: placed this turn)
 
     cdef GrowCore* _gs(self):
         return <GrowCore*>self.core
@@ -232,6 +233,21 @@ cdef class GrowState(State):
         cdef GrowCore* s = self._gs()
         names = self.game.board.names
         return {names[c]: s.ch.colour[c] + 1 for c in range(self._gg().ncells) if s.ch.colour[c] >= 0}
+
+    def _glyphs(self):
+        cdef GrowCore* s = self._gs()
+        out = []
+        for c in range(self._gg().ncells):
+            if s.ch.colour[c] < 0:
+                out.append(".")
+            else:
+                glyph = self.STONE_GLYPHS[s.ch.colour[c]]
+                out.append(glyph.lower() if bit_get(s.fresh, c) else glyph)
+        return out
+
+    def _stones_legend(self):
+        """The legend of the board's stones, as both games print it."""
+        return f"{self._legend(self.STONE_GLYPHS)}; lower case: placed this turn"
 
 
 # -- grows as maximal matchings ---------------------------------------------------

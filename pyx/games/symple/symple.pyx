@@ -23,7 +23,7 @@ from ludens._board cimport Board
 from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, SQUARE_NBRS, START, GrowCore, GrowTables, GrowState,
                            grow_after_stone, grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn,
                            grow_geom_fill, grow_keys_fill, grow_observe, grow_playout, grow_put, grow_put_roots,
-                           grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
+                           grow_read_grown, grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
 from ludens._rng cimport Rng, splitmix64
 from ludens._state cimport Game, PlayoutStats, Rules, State, higher_of_two, set_to_move, two_player_returns
 
@@ -191,16 +191,7 @@ cdef class SympleGame(Game):
         cells = reader.digits(2)
         for c, colour in cells.items():
             grow_put(&s, &self.g.grow, c, colour, SQUARE_NBRS, NULL)
-        big = False
-        for c in cells:
-            if s.ch.size[s.ch.root[c]] > 1:
-                big = True
-        grown = reader.flag("grown", None)
-        if grown is None:
-            grown = big
-        elif big and not grown:
-            raise reader.fail("grown is False, but a chain of two or more stones can only come from a grow")
-        s.grown = grown
+        grow_read_grown(&s, reader, cells)
         cdef int32_t who = reader.to_move()
         cdef bint full = len(cells) == self.g.grow.ncells
         if full != (who == -1):
@@ -215,23 +206,13 @@ cdef class SympleState(GrowState):
 
     PRIVILEGED_NAME = "Black"
     PRIVILEGED_STONE = "a Black stone"
+    STONE_GLYPHS = "WB"
 
     def _json_extra(self):
         cdef SympleCore* s = self._gs()
         cdef object p = (<SympleTables*>self.geom).penalty
         return {"grown": bool(s.grown),
                 "scores": [s.ch.stones[k] - p * s.ch.chains[k] for k in range(2)]}
-
-    def _glyphs(self):
-        cdef SympleCore* s = self._gs()
-        out = []
-        for c in range(self._gg().ncells):
-            if s.ch.colour[c] < 0:
-                out.append(".")
-            else:
-                glyph = "WB"[s.ch.colour[c]]
-                out.append(glyph.lower() if bit_get(s.fresh, c) else glyph)
-        return out
 
     def _headline(self):
         line = State._headline(self)
@@ -240,6 +221,6 @@ cdef class SympleState(GrowState):
             line += f"; scores {int(sc[0])}:{int(sc[1])}"
             if self._gs().phase == PLANT:
                 line += "; Black may plant (or end)"
-        return line + f"  ({self._legend('WB')}; lower case: placed this turn)"
+        return line + f"  ({self._stones_legend()})"
 
 

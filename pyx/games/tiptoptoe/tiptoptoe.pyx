@@ -30,8 +30,8 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, require_plane_order
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
-from ludens._protocol cimport (Protocol, protocol_at_first_answer, protocol_close, protocol_game_over,
-                               protocol_hash, protocol_may_close, protocol_set, protocol_step)
+from ludens._protocol cimport (Protocol, protocol_close, protocol_game_over,
+                               protocol_hash, protocol_may_close, protocol_may_swap, protocol_set, protocol_step)
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
                             playout_draw, playout_running, seat_hash, seat_keys_fill, two_player_returns)
 
@@ -53,7 +53,6 @@ cdef enum:
 
 ctypedef struct TttTables:
     int32_t swap_allowed
-    int32_t upto
     int8_t number[CELLS]       # the action (number - 1) of each square
     int8_t house[CELLS]        # the house of each square, 0..8
     uint16_t bit[CELLS]        # 1 << the square's place in its house
@@ -105,14 +104,6 @@ cdef inline int32_t _popcount9(uint16_t m) noexcept nogil:
     return n
 
 
-cdef inline bint _swap_available(const TttCore* s, const TttTables* g) noexcept nogil:
-    return protocol_at_first_answer(&s.h) and g.swap_allowed and s.h.to_move == 1 and not s.h.swapped
-
-
-cdef inline bint _end_available(const TttCore* s, const TttTables* g) noexcept nogil:
-    return g.upto and protocol_may_close(&s.h, &g.proto)
-
-
 cdef int32_t _full_board_winner(const TttCore* s) noexcept nogil:
     """Most houses, then fewer pieces; -1 if both tie (impossible on 81 squares)."""
     cdef int32_t h0 = _popcount9(s.occupied[0]), h1 = _popcount9(s.occupied[1])
@@ -158,10 +149,10 @@ cdef int32_t tiptoptoe_legal(const void* core, const void* geom, int32_t* out) n
         if s.free >> k & 1:
             out[n] = k
             n += 1
-    if _swap_available(s, g):
+    if protocol_may_swap(&s.h, g.swap_allowed):
         out[n] = SWAP
         n += 1
-    if _end_available(s, g):
+    if protocol_may_close(&s.h, &g.proto):
         out[n] = END
         n += 1
     return n
@@ -171,9 +162,9 @@ cdef bint tiptoptoe_is_legal(const void* core, const void* geom, int32_t a) noex
     cdef const TttCore* s = <const TttCore*>core
     cdef const TttTables* g = <const TttTables*>geom
     if a == SWAP:
-        return _swap_available(s, g)
+        return protocol_may_swap(&s.h, g.swap_allowed)
     if a == END:
-        return _end_available(s, g)
+        return protocol_may_close(&s.h, &g.proto)
     return (s.free >> a) & 1
 
 
@@ -250,8 +241,8 @@ cdef void tiptoptoe_playout(void* core, const void* geom, Rng* rng, int32_t max_
             buf[n] = k
             n += 1
     while playout_running(&s.h, st, max_plies):
-        nswap = 1 if _swap_available(s, g) else 0
-        i = playout_draw(rng, st, n + nswap + (1 if g.upto and _end_available(s, g) else 0))
+        nswap = 1 if protocol_may_swap(&s.h, g.swap_allowed) else 0
+        i = playout_draw(rng, st, n + nswap + (1 if protocol_may_close(&s.h, &g.proto) else 0))
         if i < 0:
             return
         if i < n:
@@ -342,7 +333,6 @@ cdef class TipTopToeGame(Game):
         self.labels = SHIPPED if params["labels"] is None else parse_labels(params["labels"])
         memset(&self.g, 0, sizeof(TttTables))
         self.g.swap_allowed = params["swap"]
-        self.g.upto = params["upto"]
         for c in range(CELLS):
             r, q = divmod(c, SIDE)
             k = self.labels[r][q] - 1
