@@ -59,8 +59,8 @@ cdef enum:
     BAL_STACK_TERMINALS = 3        # up to this many, the search needs no heap memory
 
 # Its colours are chains' colours, and the engine's buffers hold a value per colour.
-static_check(WUNCHUNK_MAX_PLAYERS <= CHAIN_MAX_COLOURS)
-static_check(WUNCHUNK_MAX_PLAYERS <= MAX_PLAYERS)
+static_check(<int>WUNCHUNK_MAX_PLAYERS <= <int>CHAIN_MAX_COLOURS)
+static_check(<int>WUNCHUNK_MAX_PLAYERS <= <int>MAX_PLAYERS)
 
 ctypedef struct WunTables:
     Geometry geo
