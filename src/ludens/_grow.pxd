@@ -40,7 +40,7 @@ then per grow stone ``grow_before_stone`` (which finds the mover's chains
 next to the stone), the game's own put (``grow_put_roots`` with those chains,
 plus whatever it tracks), ``grow_after_stone`` (False: the turn is over);
 ``grow_finish_turn`` forgets the turn's marks.  The combinatorics of whole
-turns (grows as maximal matchings) are in src/ludens/_grow.pyx.
+turns (grows as maximal matchings) are in pyx/games/symple/grow.pyx (ludens._grow).
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
@@ -424,7 +424,7 @@ cdef inline int grow_read_grown(GrowCore* s, object reader, object cells) except
 
 
 cdef class GrowState(State):
-    # The State parts that read a grow (src/ludens/_grow.pyx); the game's core begins
+    # The State parts that read a grow (pyx/games/symple/grow.pyx); the game's core begins
     # with a GrowCore and its geom with a GrowTables.
     cdef GrowCore* _gs(self)
     cdef GrowTables* _gg(self)
