@@ -49,6 +49,7 @@ MODULES = {
     "_symple": "games/symple/symple.pyx",
     "_oust": "games/oust/oust.pyx",
     "_wunchunk": "games/wunchunk/wunchunk.pyx",
+    "_testing": "testing/testing.pyx",        # hooks for tests and bench scripts (not public API)
 }
 
 ROOT = Path(__file__).resolve().parent

@@ -26,27 +26,11 @@ import time
 
 import ludens
 from ludens._state import CHECKPOINT_EVERY
+from ludens._testing import long_line
 
 CASES = [("symple", {"size": 19}, 300), ("storisende", {}, 5000), ("hex", {"size": 11}, 100),
          ("oust", {}, 80), ("wunchunk", {}, 80)]
 SPAN = 64
-
-
-def long_game(game: ludens.Game, plies: int, seed: int = 1) -> ludens.State:
-    """A random line of play ``plies`` long that does not end the game (or as far as one goes)."""
-    rng = ludens.Rng(seed)
-    state = game.new_initial_state()
-    while state.ply < plies:
-        acts = list(state.legal_actions())
-        while acts:
-            a = acts.pop(rng.below(len(acts)))
-            state.apply_action(a)
-            if not state.is_terminal():
-                break
-            state.undo_action()
-        else:
-            break
-    return state
 
 
 def state_bytes(state: ludens.State) -> int:
@@ -75,7 +59,7 @@ def main() -> None:
           f"{'undo B/ply':>12}{'state KB':>10}")
     for name, params, target in CASES:
         game = ludens.load(name, **params)
-        state = long_game(game, target)
+        state = long_line(game, target)
         if state.ply < target:
             print(f"{name}: the random line ended at ply {state.ply}, short of {target}")
             continue

@@ -102,14 +102,14 @@ cdef class Board:
         self.geo.r0 = r0
         self.geo.width = width
         self.geo.height = height
-        self.geo.nbr_start = _ptr(starts)
-        self.geo.nbr = _ptr(nbr) if len(nbr) else _ptr(starts)
-        self.geo.step = _ptr(step)
-        self.geo.q = _ptr(q)
-        self.geo.r = _ptr(r)
-        self.geo.dq = _ptr(dq)
-        self.geo.dr = _ptr(dr)
-        self.geo.grid = _ptr(grid)
+        self.geo.nbr_start = int32_data(starts)
+        self.geo.nbr = int32_data(nbr) if len(nbr) else int32_data(starts)
+        self.geo.step = int32_data(step)
+        self.geo.q = int32_data(q)
+        self.geo.r = int32_data(r)
+        self.geo.dq = int32_data(dq)
+        self.geo.dr = int32_data(dr)
+        self.geo.grid = int32_data(grid)
 
     # -- shapes -------------------------------------------------------------
 
@@ -389,8 +389,10 @@ def _size(str shape, n, int lo, int hi):
     return index_in(n, lo, hi, f"{shape} board size")
 
 
-cdef const int32_t* _ptr(a):
-    cdef const int32_t[::1] view = a
+cdef const int32_t* int32_data(object array) except NULL:
+    cdef const int32_t[::1] view = array
+    if view.shape[0] == 0:
+        raise ValueError("int32_data: an empty array has no first entry")
     return &view[0]
 
 

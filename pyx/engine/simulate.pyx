@@ -22,10 +22,10 @@ from libc.stdlib cimport free, malloc, realloc
 from libc.string cimport memcpy, memset
 
 from ludens._clock cimport monotonic_seconds
+from ludens._limits cimport MAX_PLAYERS, static_check
 from ludens._rng cimport Rng as RngState
 from ludens._rng cimport rng_below, rng_next, rng_seed, rng_uniform
-from ludens._state cimport (MAX_PLAYERS, Game, Header, PlayoutStats, Rules, State, playout_applied,
-                            playout_draw, playout_running)
+from ludens._state cimport Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw, playout_running
 
 import threading
 
@@ -37,6 +37,7 @@ from ludens.errors import ParameterError
 cnp.import_array()
 
 cdef uint64_t _MASK64 = 0xFFFFFFFFFFFFFFFF
+static_check(MAX_PLAYERS <= 127)        # a game's winner (a seat) is stored as an int8
 
 
 cdef class Rng:

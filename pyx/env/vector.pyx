@@ -23,6 +23,7 @@ from ludens._rng cimport rng_below, rng_seed
 from ludens._bits cimport mask_select
 from ludens._handoff cimport (SPIN_ROUNDS, SPIN_ROUNDS_BUSY, Signal, atomic_fetch_add, atomic_load, atomic_store,
                               signal_free, signal_init, signal_next, signal_post, signal_wait)
+from ludens._limits cimport MAX_PLAYERS
 from ludens._state cimport Game, Header, Rules, State, write_legal_mask, write_observation
 
 import os
@@ -30,6 +31,7 @@ import secrets
 
 import numpy as np
 
+from ludens._checks import index_in
 from ludens.errors import IllegalActionError, ParameterError
 
 cnp.import_array()
@@ -129,7 +131,7 @@ cdef void step_one(Batch* b, int32_t i, int32_t* scratch) noexcept nogil:
     cdef Header* h = <Header*>core
     cdef int32_t a = b.actions_in[i], mover = h.to_move, p
     cdef float* rew = b.rewards + <size_t>i * b.num_players
-    cdef double vals[8]
+    cdef double vals[MAX_PLAYERS]
     b.R.apply(core, b.geom, a)
     b.hist[<size_t>i * b.max_plies + b.nhist[i]] = a
     b.nhist[i] += 1
@@ -301,13 +303,13 @@ cdef class VectorEnv:
         if self.game is not None:
             raise RuntimeError("VectorEnv.__init__ called twice")
         self.game = <Game>game
-        self.num_envs = _int_in(num_envs, 1, 1 << 24, "num_envs")
+        self.num_envs = index_in(num_envs, 1, 1 << 24, "num_envs")
         if threads is None:
             threads = os.cpu_count() or 1
-        self.threads = min(_int_in(threads, 1, 1024, "threads"), self.num_envs)
+        self.threads = min(index_in(threads, 1, 1024, "threads"), self.num_envs)
         if max_plies is None:
             max_plies = min(self.game.default_max_plies, MAX_PLIES_LIMIT)
-        self.max_plies = _int_in(max_plies, 1, MAX_PLIES_LIMIT, "max_plies")
+        self.max_plies = index_in(max_plies, 1, MAX_PLIES_LIMIT, "max_plies")
         self._allocate()
         self._origins = [None] * self.num_envs
         self._start_workers()
@@ -586,7 +588,7 @@ cdef class VectorEnv:
 
     cdef int32_t _index(self, i) except -1:
         self._ready()
-        return _int_in(i, 0, self.num_envs - 1, "env index")
+        return index_in(i, 0, self.num_envs - 1, "env index")
 
     def __len__(self):
         return self.num_envs
@@ -594,10 +596,3 @@ cdef class VectorEnv:
     def __repr__(self):
         return f"<VectorEnv of {self.num_envs} x {self.game!r}, threads={self.threads}>"
 
-
-cdef int32_t _int_in(value, long long lo, long long hi, str what) except? -1:
-    from ludens._checks import index_in
-    try:
-        return index_in(value, lo, hi, what)
-    except ValueError as e:
-        raise ParameterError(str(e)) from None

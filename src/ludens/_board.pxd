@@ -55,6 +55,24 @@ cdef inline int32_t geo_ray(const Geometry* g, int32_t cell, int32_t d, int32_t 
     return geo_at(g, g.q[cell] + k * g.dq[d], g.r[cell] + k * g.dr[d])
 
 
+cdef inline int require_plane_order(const Geometry* g, str user) except -1:
+    """RuntimeError unless an observation plane holds exactly the cells, cell c
+    at offset c (a full rhombus or square): ``user`` (a game's observe) writes
+    each plane as one loop over the cells."""
+    cdef int32_t c
+    cdef bint ok = geo_plane_area(g) == g.num_cells
+    for c in range(g.num_cells):
+        ok = ok and geo_plane_at(g, c) == c
+    if not ok:
+        raise RuntimeError(f"{user} expects the board's cells in plane order (cell c at offset c)")
+    return 0
+
+
+# The first entry of a non-empty C-contiguous int32 numpy array, for the
+# pointers of tables such as Geometry's (whoever holds them keeps the array alive).
+cdef const int32_t* int32_data(object array) except NULL
+
+
 cdef class Board:
     cdef Geometry geo
     cdef readonly str kind            # "rhombus", "hexhex", "square" or "custom"

@@ -1,7 +1,9 @@
-"""Argument checks shared by the public entry points of the compiled modules."""
+"""The argument checks of ludens' public entry points, each written once: an
+integer in a range (``index_in``) and a finite real number (``number_in``)."""
 
 from __future__ import annotations
 
+import math
 import operator
 from typing import Any, Optional
 
@@ -31,6 +33,28 @@ def index_in(value: Any, lo: Optional[int], hi: Optional[int], what: str,
         shown = i if -2**63 <= i < 2**64 else f"an integer of {i.bit_length()} bits"
         raise error(f"{what} is {shown}, out of range {lo_text}..{hi_text}")
     return i
+
+
+def number_in(value: Any, lo: float, what: str, error: type[ValueError] = ParameterError) -> float:
+    """``value`` as a finite float of at least ``lo``; ``error`` naming ``what`` otherwise.
+
+    Python and numpy numbers pass (integers too); ``bool`` and strings (which
+    ``float`` would read) are refused, and so are NaN, the infinities and
+    integers too large for a float.
+    """
+    if isinstance(value, (bool, str)):
+        raise error(f"{what} is {short_repr(value)}, not a number")
+    try:
+        x = float(value)
+    except (TypeError, ValueError):
+        raise error(f"{what} is {short_repr(value)}, not a number") from None
+    except OverflowError:                   # an integer beyond every float
+        raise error(f"{what} is {short_repr(value)}, not a finite number") from None
+    if not math.isfinite(x):
+        raise error(f"{what} is {x!r}, not a finite number")
+    if x < lo:
+        raise error(f"{what} is {x!r}, less than {lo!r}")
+    return x
 
 
 def short_repr(value: Any) -> str:

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Symple's movement protocol (RULES.md § Symple), shared by Symple and Symple Hex.
+"""Symple's movement protocol (rules: docs/games/symple.rst), shared by Symple and Symple Hex.
 
 On a turn a player plants (one stone touching none of theirs) or grows (one
 stone next to each of their start-of-turn chains, maximally); while nobody
@@ -40,14 +40,14 @@ then per grow stone ``grow_before_stone`` (which finds the mover's chains
 next to the stone), the game's own put (``grow_put_roots`` with those chains,
 plus whatever it tracks), ``grow_after_stone`` (False: the turn is over);
 ``grow_finish_turn`` forgets the turn's marks.  The combinatorics of whole
-turns (grows as maximal matchings) are in src/ludens/_grow.pyx.
+turns (grows as maximal matchings) are in pyx/games/symple/grow.pyx (ludens._grow).
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
 from libc.string cimport memcpy, memset
 
 from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_list, bits_select, ctz64, popcount64
-from ludens._board cimport Geometry
+from ludens._board cimport Board, Geometry, require_plane_order
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains, chains_add_roots, chains_clear
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Header, PlayoutStats, SeatKeys, State, playout_applied, playout_draw,
@@ -377,12 +377,11 @@ cdef inline int32_t grow_playout_draw(const GrowCore* s, const GrowTables* g, Rn
     return g.end_action if i == n else bits_select(plant, counts, g.nwords, i)
 
 
-cdef inline void grow_geom_fill(GrowTables* g, object board, int32_t n, bint hex, int32_t end_action) except *:
+cdef inline void grow_geom_fill(GrowTables* g, Board board, int32_t n, bint hex, int32_t end_action) except *:
     """The board part of ``g`` from an n x n square or rhombus ``Board`` (cells row by row)."""
     cdef int32_t c, k
-    for c in range(n * n):
-        if board.plane_index(c) != divmod(c, n):
-            raise RuntimeError("grow_observe expects the board's cells in plane order")
+    require_plane_order(&board.geo, "grow_observe")
+    g.geo = board.geo
     g.n = n
     g.ncells = n * n
     g.nwords = (n * n + 63) // 64
@@ -407,8 +406,25 @@ cdef inline void grow_core_clear(GrowCore* s, const GrowTables* g) noexcept:
     s.h.to_move = 0
 
 
+cdef inline int grow_read_grown(GrowCore* s, object reader, object cells) except -1:
+    """``s.grown`` from a position's optional ``grown`` flag (``reader``, a
+    PositionReader), its stones being on the board (``cells``): inferred when
+    absent, since a chain of two or more stones can only come from a grow."""
+    cdef bint big = False
+    for c in cells:
+        if s.ch.size[s.ch.root[c]] > 1:
+            big = True
+    grown = reader.flag("grown", None)
+    if grown is None:
+        grown = big
+    elif big and not grown:
+        raise reader.fail("grown is False, but a chain of two or more stones can only come from a grow")
+    s.grown = grown
+    return 0
+
+
 cdef class GrowState(State):
-    # The State parts that read a grow (src/ludens/_grow.pyx); the game's core begins
+    # The State parts that read a grow (pyx/games/symple/grow.pyx); the game's core begins
     # with a GrowCore and its geom with a GrowTables.
     cdef GrowCore* _gs(self)
     cdef GrowTables* _gg(self)
@@ -480,7 +496,28 @@ cdef inline uint64_t grow_rules_hash(const void* core, const void* geom) noexcep
     return grow_hash(<const GrowCore*>core, <const GrowTables*>geom)
 
 
-# The game's apply as grow_playout calls it: with the playout's bitsets of each chain's stones.
+# A game's apply as grow_playout calls it: with the playout's bitsets of each
+# chain's stones (``members``, which grow_put_roots keeps and grow_before_stone
+# reads; Rules.apply is the same play with NULL).  A game with this protocol
+# has its play as an inline function of its core and three one-line entries,
+# which a C function pointer (no closure) cannot spare it:
+#
+#     cdef inline void _play(SympleCore* s, const GrowTables* g, int32_t a, uint64_t* members) ...
+#
+#     cdef void symple_apply(void* core, const void* geom, int32_t a) noexcept nogil:
+#         _play(<SympleCore*>core, <const GrowTables*>geom, a, NULL)
+#
+#     cdef void _play_in_playout(void* core, const void* geom, int32_t a, uint64_t* members) noexcept nogil:
+#         _play(<SympleCore*>core, <const GrowTables*>geom, a, members)
+#
+#     cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
+#                              int32_t* buf, PlayoutStats* st) noexcept nogil:
+#         grow_playout(core, geom, rng, max_plies, st, _play_in_playout)
+#
+# grow_playout is inline and the function it is given a constant there, used
+# nowhere else, so the compiler inlines the play into the playout's loop with
+# ``members`` known; handing it the play itself (also used by Rules.apply)
+# leaves a call per action: 2.5% more instructions in Symple 19 playouts.
 ctypedef void (*grow_apply_fn)(void* core, const void* geom, int32_t action, uint64_t* members) noexcept nogil
 
 
@@ -496,14 +533,16 @@ cdef inline void grow_members_fill(const GrowCore* s, const GrowTables* g, uint6
             bit_set(&members[s.ch.root[c] * g.nwords], c)
 
 
-cdef inline void grow_playout(GrowCore* s, const GrowTables* g, Rng* rng, int32_t max_plies, PlayoutStats* st,
-                              grow_apply_fn apply) noexcept nogil:
+cdef inline void grow_playout(void* core, const void* geom, Rng* rng, int32_t max_plies, PlayoutStats* st,
+                              grow_apply_fn play) noexcept nogil:
     """A random playout with the generic one's draws, without building the legal
     list.  Every action but END fills its cell, so the empty cells per word are
     counted once and then kept up to date here; so are the stones of each chain
-    as bitsets (``members``, which the game's ``apply`` keeps through
+    as bitsets (``members``, which the game's ``play`` keeps through
     ``grow_put_roots`` and reads in ``grow_before_stone``), so a growing chain's
     liberties are struck without walking its member list."""
+    cdef GrowCore* s = <GrowCore*>core
+    cdef const GrowTables* g = <const GrowTables*>geom
     cdef int32_t empty_count[GROW_WORDS]
     cdef uint64_t members[CHAIN_MAX_CELLS * GROW_WORDS]
     cdef int32_t a
@@ -515,5 +554,5 @@ cdef inline void grow_playout(GrowCore* s, const GrowTables* g, Rng* rng, int32_
             return
         if a != g.end_action:
             empty_count[a >> 6] -= 1
-        apply(s, g, a, members)
+        play(core, geom, a, members)
         playout_applied(&s.h, st)

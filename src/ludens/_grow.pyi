@@ -9,6 +9,7 @@ PHASES: tuple[str, str, str]
 class GrowState(State):
     PRIVILEGED_NAME: str
     PRIVILEGED_STONE: str
+    STONE_GLYPHS: str
     @property
     def grown(self) -> bool:
         """Whether anyone has grown yet (then the privilege is gone)."""

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Numeric movement protocols (RULES.md § Movement protocols) as a part of the engine.
+"""Numeric movement protocols (rules: docs/games/protocols.rst) as a part of the engine.
 
 A protocol says how many actions make up the k-th turn of the game (entry k,
 whoever plays it).  A single-action-turn game plugs it in with three calls and
@@ -21,6 +21,7 @@ every step are exactly those of the game without a protocol.
 
 from libc.stdint cimport int8_t, int32_t, uint64_t
 
+from ludens._rng cimport splitmix64_mix
 from ludens._state cimport Header, SeatKeys, set_to_move
 
 cdef enum:
@@ -67,13 +68,11 @@ cdef inline int32_t protocol_phase(const Protocol* p, int32_t k) noexcept nogil:
 
 cdef inline uint64_t protocol_key(const Protocol* p, int32_t k, int32_t taken) noexcept nogil:
     """The hash key of turn k with ``taken`` actions played (0 for phase 0, none taken)."""
-    cdef uint64_t z, phase = <uint64_t>protocol_phase(p, k)
+    cdef uint64_t phase = <uint64_t>protocol_phase(p, k)
     if phase == 0 and taken == 0:
         return 0
-    z = p.key ^ (phase * <uint64_t>0x9E3779B97F4A7C15) ^ (<uint64_t>taken * <uint64_t>0xD1342543DE82EF95)
-    z = (z ^ (z >> 30)) * <uint64_t>0xBF58476D1CE4E5B9
-    z = (z ^ (z >> 27)) * <uint64_t>0x94D049BB133111EB
-    return z ^ (z >> 31)
+    return splitmix64_mix(p.key ^ (phase * <uint64_t>0x9E3779B97F4A7C15)
+                          ^ (<uint64_t>taken * <uint64_t>0xD1342543DE82EF95))
 
 
 cdef inline uint64_t protocol_hash(const Header* h, const Protocol* p) noexcept nogil:
@@ -127,6 +126,12 @@ cdef inline void protocol_game_over(Header* h, const Protocol* p, const SeatKeys
 cdef inline bint protocol_at_first_answer(const Header* h) noexcept nogil:
     """The start of the second turn of the game: where the pie rule's swap may come."""
     return h.proto_turn == 1 and h.turn_plies == 0
+
+
+cdef inline bint protocol_may_swap(const Header* h, bint allowed) noexcept nogil:
+    """Whether the pie rule's swap is legal (``allowed``: the game is played with
+    it): the first action of colour 1, answering the first turn, once."""
+    return allowed and protocol_at_first_answer(h) and h.to_move == 1 and not h.swapped
 
 
 cdef inline void protocol_set(Protocol* p, object text, bint upto, uint64_t key) except *:

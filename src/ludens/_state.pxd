@@ -34,10 +34,8 @@ from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memset
 
 from ludens._board cimport Board
+from ludens._limits cimport MAX_PLAYERS
 from ludens._rng cimport Rng, rng_below, splitmix64
-
-cdef enum:
-    MAX_PLAYERS = 8       # per-player buffers of the engine (returns, scores) hold this many
 
 ctypedef struct Header:
     uint64_t hash
@@ -54,11 +52,8 @@ ctypedef struct PlayoutStats:
     int32_t truncated     # stopped by max_plies before the end
     int32_t stuck         # no legal action in a live position (a rules bug)
 
-cdef enum:
-    MAX_COLOURS = 8
-
 ctypedef struct SeatKeys:
-    uint64_t to_move[MAX_COLOURS]   # the key of each colour to move; colour 0's is 0
+    uint64_t to_move[MAX_PLAYERS]   # the key of each colour to move; colour 0's is 0
     uint64_t swapped                # the key of a pie swap having happened
 
 
@@ -67,7 +62,7 @@ cdef inline void seat_keys_fill(SeatKeys* k, uint64_t* x, int32_t ncolours, uint
     Colour 0 to move keys 0, so an initial position hashes as its stones alone."""
     cdef int32_t c
     k.to_move[0] = 0
-    for c in range(1, MAX_COLOURS):
+    for c in range(1, MAX_PLAYERS):
         k.to_move[c] = (splitmix64(x) & mask) if c < ncolours else 0
     k.swapped = splitmix64(x) & mask
 

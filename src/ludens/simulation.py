@@ -234,10 +234,6 @@ def _resolve(game: Union[str, Game, State], params: dict[str, Any]) -> Union[Gam
     raise TypeError(f"simulate needs a game name, a Game or a State, not {type(game).__name__}")
 
 
-def _check_count(value: Any, what: str, lo: int, hi: int) -> int:
-    return index_in(value, lo, hi, f"simulate: {what}")
-
-
 def _result_arrays(n: int, players: int) -> dict[str, np.ndarray]:
     """The empty per-game arrays of a batch of ``n`` (ParameterError if memory cannot hold them)."""
     shapes: dict[str, tuple[Any, Any]] = {"returns": ((n, players), np.float64), "scores": ((n, players), np.float64),
@@ -276,16 +272,16 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
     """
     source = _resolve(game, params)
     g = source.game if isinstance(source, State) else source
-    n = _check_count(n, "n", 0, MAX_GAMES)
+    n = index_in(n, 0, MAX_GAMES, "simulate: n")
     seed = index_in(seed, 0, None, "simulate: seed") & _SEED_MASK
-    limit = g.default_max_plies if max_plies is None else _check_count(max_plies, "max_plies", 0, MAX_PLIES)
+    limit = g.default_max_plies if max_plies is None else index_in(max_plies, 0, MAX_PLIES, "simulate: max_plies")
     cpus = usable_cpus()
-    threads = cpus if threads is None else min(_check_count(threads, "threads", 1, 2**63), cpus)
+    threads = cpus if threads is None else min(index_in(threads, 1, 2**63, "simulate: threads"), cpus)
     if chunk_size is None:
         workers = threads if executor is None else max(threads, 8)
         chunk_size = max(1, min(2048, -(-n // (workers * 8)))) if n else 1
-    chunk_size = _check_count(chunk_size, "chunk_size", 1, MAX_GAMES)
-    record_games = _check_count(record_games, "record_games", 0, MAX_GAMES)
+    chunk_size = index_in(chunk_size, 1, MAX_GAMES, "simulate: chunk_size")
+    record_games = index_in(record_games, 0, MAX_GAMES, "simulate: record_games")
     if isinstance(source, State) and source.is_terminal():
         raise ParameterError("cannot simulate from a finished game")
     out = _result_arrays(n, g.num_players)

@@ -12,7 +12,7 @@ import random
 import pytest
 
 import ludens
-from ludens._grow import _select_in_word
+from ludens._testing import legal_sets, select_in_word
 
 OUST = [({"size": 2}, 30), ({"size": 5}, 10), ({"size": 7}, 4),
         ({"board": "square", "size": 3}, 30), ({"board": "square", "size": 6}, 8),
@@ -22,7 +22,7 @@ SYMPLE_HEX = [({"size": 2}, 30), ({"size": 5}, 15), ({"size": 11}, 3), ({"size":
 
 
 def _same_sets(state):
-    assert state._legal_sets() == state._legal_sets(from_scratch=True), f"ply {state.ply}"
+    assert legal_sets(state) == legal_sets(state, from_scratch=True), f"ply {state.ply}"
 
 
 def _served_from_sets(state, mover_cells):
@@ -42,7 +42,7 @@ def _restored_agree(state):
         back.undo_action()
         _same_sets(back)
     for other in (state.clone(), state.game.deserialize_state(state.serialize())):
-        assert other._legal_sets() == state._legal_sets()
+        assert legal_sets(other) == legal_sets(state)
 
 
 def _play(game, seed, check):
@@ -64,7 +64,7 @@ def test_oust_legal_sets(params, games):
     game = ludens.load("oust", **params)
 
     def check(state):
-        _served_from_sets(state, state._legal_sets()[state.colour(state.current_player)])
+        _served_from_sets(state, legal_sets(state)[state.colour(state.current_player)])
 
     for g in range(games):
         _play(game, 100 + g, check)
@@ -76,7 +76,7 @@ def test_symple_legal_sets(name, params, games):
     game = ludens.load(name, **params)
 
     def check(state):
-        sets = state._legal_sets()
+        sets = legal_sets(state)
         if state.phase == "grow":
             assert sets["navail"] == len(sets["avail"]) > 0
             _served_from_sets(state, sets["avail"])
@@ -96,4 +96,4 @@ def test_select_in_word_is_the_ith_set_bit():
     words += [2 ** 64 - 1, 1 << 63]
     for x in words:
         ones = [j for j in range(64) if x >> j & 1]
-        assert [_select_in_word(x, i) for i in range(len(ones))] == ones, hex(x)
+        assert [select_in_word(x, i) for i in range(len(ones))] == ones, hex(x)

@@ -23,25 +23,10 @@ import pytest
 import ludens
 from ludens import simulation
 from ludens._state import CHECKPOINT_EVERY
+from ludens._testing import long_line
 from support import assert_same_state
 
 # -- helpers --------------------------------------------------------------------
-
-
-def long_line(game: ludens.Game, plies: int, seed: int = 1) -> ludens.State:
-    """A random line of ``plies`` actions that avoids ending the game (or as far as one goes)."""
-    rng = ludens.Rng(seed)
-    state = game.new_initial_state()
-    while state.ply < plies:
-        acts = list(state.legal_actions())
-        while acts:
-            state.apply_action(acts.pop(rng.below(len(acts))))
-            if not state.is_terminal():
-                break
-            state.undo_action()
-        else:
-            break
-    return state
 
 
 def replayed(state: ludens.State, plies: int) -> ludens.State:

@@ -14,6 +14,7 @@ import pytest
 from support import games_per_file, read_records, reference_files, replay_record
 
 import ludens
+from ludens._testing import hash_from_scratch, legal_sets, oust_chain_table, oust_neighbour_windows
 
 PASS = "pass"
 
@@ -254,10 +255,10 @@ def test_captured_cells_are_legal_again_for_the_captured_colour():
     # emptied a2 is one, whatever the neighbours' verdicts were before.
     s = position(square(), black="a1", white="a2 e5", to_move=0)
     s.apply_action(s.game.board.index("b1"))                       # captures a2
-    assert s.current_player == 0 and s._legal_sets() == s._legal_sets(from_scratch=True)
-    assert s.game.board.index("a2") in s._legal_sets()[1]
+    assert s.current_player == 0 and legal_sets(s) == legal_sets(s, from_scratch=True)
+    assert s.game.board.index("a2") in legal_sets(s)[1]
     s.apply_action(s.game.board.index("c3"))                       # silent: white to move
-    assert "a2" in legal_names(s) and s._legal_sets() == s._legal_sets(from_scratch=True)
+    assert "a2" in legal_names(s) and legal_sets(s) == legal_sets(s, from_scratch=True)
 
 
 def test_mid_turn_with_no_placement_ends_the_turn():
@@ -475,7 +476,7 @@ def _check_chains(state):
     want, nb = model_chains(game, board)
     got = state.chains()
     assert sorted((c - 1, sorted(ch)) for c, ch in want) == sorted((c, sorted(ch)) for c, ch in got)
-    t = state._chain_table()
+    t = oust_chain_table(state)
     idx = game.board.index
     chain_of = {c: i for i, (_, ch) in enumerate(want) for c in ch}
     for colour, chain in want:
@@ -532,7 +533,7 @@ def test_engine_matches_the_plain_model(params, games):
                 assert legal == [PASS]
             else:
                 assert legal == model, f"ply {s.ply}"
-            assert s.hash == s._hash_from_scratch()
+            assert s.hash == hash_from_scratch(s)
             _check_chains(s)
             a = legal[rng.below(len(legal))]
             if a == PASS:
@@ -564,7 +565,7 @@ def test_neighbour_windows_are_the_neighbours_on_every_board(board, sizes):
     # the board's neighbours, in ascending cell order.
     for size in sizes:
         game = ludens.load("oust", board=board, size=size)
-        windows = game._neighbour_windows()
+        windows = oust_neighbour_windows(game)
         assert len(windows) == game.board.num_cells
         for c, (window, in_place, (base, word)) in enumerate(windows):
             want = sorted(game.board.neighbours(c))

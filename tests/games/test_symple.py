@@ -7,6 +7,7 @@ import pytest
 from support import games_per_file, read_records, reference_files, replay_record
 
 import ludens
+from ludens._testing import hash_from_scratch
 
 WHITE, BLACK = 0, 1
 
@@ -233,7 +234,7 @@ def test_hash_covers_the_turn_in_progress():
     x = act(s.clone(), "a2")
     y = act(s.clone(), "c2")
     assert x.hash != y.hash
-    assert x.hash == x._hash_from_scratch() and y.hash == y._hash_from_scratch()
+    assert x.hash == hash_from_scratch(x) and y.hash == hash_from_scratch(y)
     # a2 placed this turn vs. a2 already on the board at the turn's start.
     z = position([". . . . .",
                   ". . . . .",

@@ -11,6 +11,7 @@ import pytest
 
 import ludens
 from ludens import MCTS
+from ludens._testing import rollout_returns
 from ludens.bots import MCTSBot, RandomBot
 from ludens.errors import IllegalActionError, LudensError, ParameterError
 
@@ -456,11 +457,10 @@ def test_mcts_beats_random_on_every_game(name):
 @pytest.mark.parametrize("moves", ["", "c3", "c3 swap", "c3 b2 d1"])
 def test_hex_fill_rollout_has_the_playout_distribution(moves):
     # Filling the board gives each winner with a random playout's probability.
-    from ludens._mcts import _rollout_returns
     state = play(ludens.load("hex", size=5), moves)
     n = 100000
-    fast = _rollout_returns(state, n, 1, False)
-    exact = _rollout_returns(state, n, 2, True)
+    fast = rollout_returns(state, n, 1, False)
+    exact = rollout_returns(state, n, 2, True)
     sigma = 2 / np.sqrt(n)          # each mean is over +-1 outcomes
     assert abs(fast[0] - exact[0]) < 5 * sigma, (fast, exact)
     assert abs(fast.sum()) < 1e-9

@@ -17,10 +17,10 @@ from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
-from ludens._board cimport Board, Geometry
+from ludens._board cimport Board, Geometry, require_plane_order
 from ludens._rng cimport Rng, rng_below, splitmix64, zobrist_fill
-from ludens._protocol cimport (Protocol, protocol_at_first_answer, protocol_close, protocol_game_over,
-                               protocol_hash, protocol_may_close, protocol_set, protocol_step)
+from ludens._protocol cimport (Protocol, protocol_close, protocol_game_over,
+                               protocol_hash, protocol_may_close, protocol_may_swap, protocol_set, protocol_step)
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
                             playout_draw, playout_running, seat_hash, seat_keys_fill, two_player_returns)
 
@@ -76,14 +76,6 @@ cdef inline void _union(HexCore* s, int16_t a, int16_t b) noexcept nogil:
         s.edges[b] |= s.edges[a]
 
 
-cdef inline bint _swap_available(const HexCore* s, const HexTables* g) noexcept nogil:
-    return g.swap_allowed and protocol_at_first_answer(&s.h) and s.h.to_move == 1 and not s.h.swapped
-
-
-cdef inline bint _end_available(const HexCore* s, const HexTables* g) noexcept nogil:
-    return g.end_action >= 0 and protocol_may_close(&s.h, &g.proto)
-
-
 cdef inline bint _placeable(const HexCore* s, const HexTables* g, int32_t cell) noexcept nogil:
     return s.cell[cell] == EMPTY and g.seq[cell] == s.stones % g.nlabels
 
@@ -114,10 +106,10 @@ cdef int32_t hex_legal(const void* core, const void* geom, int32_t* out) noexcep
     for c in range(g.ncells):
         out[n] = c              # branch-free: on a random board the test is unpredictable
         n += (s.cell[c] == EMPTY) & (g.seq[c] == label)
-    if _swap_available(s, g):
+    if protocol_may_swap(&s.h, g.swap_allowed):
         out[n] = g.swap_action
         n += 1
-    if _end_available(s, g):
+    if protocol_may_close(&s.h, &g.proto):
         out[n] = g.end_action
         n += 1
     return n
@@ -134,10 +126,10 @@ cdef int32_t hex_legal_mask(const void* core, const void* geom, uint8_t* out) no
         m = (s.cell[c] == EMPTY) & (g.seq[c] == label)
         out[c] = m
         n += m
-    out[g.swap_action] = _swap_available(s, g)
+    out[g.swap_action] = protocol_may_swap(&s.h, g.swap_allowed)
     n += out[g.swap_action]
     if g.end_action >= 0:
-        out[g.end_action] = _end_available(s, g)
+        out[g.end_action] = protocol_may_close(&s.h, &g.proto)
         n += out[g.end_action]
     return n
 
@@ -146,9 +138,9 @@ cdef bint hex_is_legal(const void* core, const void* geom, int32_t a) noexcept n
     cdef const HexCore* s = <const HexCore*>core
     cdef const HexTables* g = <const HexTables*>geom
     if a == g.swap_action:
-        return _swap_available(s, g)
+        return protocol_may_swap(&s.h, g.swap_allowed)
     if a == g.end_action:
-        return _end_available(s, g)
+        return protocol_may_close(&s.h, &g.proto)
     return _placeable(s, g, a)
 
 
@@ -241,8 +233,8 @@ cdef void hex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
     while playout_running(&s.h, st, max_plies):
         lab = s.stones % g.nlabels
         n = count[lab]
-        nswap = 1 if _swap_available(s, g) else 0
-        i = playout_draw(rng, st, n + nswap + (1 if g.end_action >= 0 and _end_available(s, g) else 0))
+        nswap = 1 if protocol_may_swap(&s.h, g.swap_allowed) else 0
+        i = playout_draw(rng, st, n + nswap + (1 if protocol_may_close(&s.h, &g.proto) else 0))
         if i < 0:
             return
         if i < n:
@@ -272,7 +264,7 @@ cdef bint hex_rollout(void* core, const void* geom, Rng* rng, int32_t max_plies,
     cdef int32_t n = 0, c, i, j, t, k, nb, colour, top = 0
     cdef int16_t stack[MAX_CELLS]
     if (g.nlabels != 1 or not g.proto.single
-            or g.ncells - s.stones + (1 if _swap_available(s, g) else 0) > max_plies):
+            or g.ncells - s.stones + (1 if protocol_may_swap(&s.h, g.swap_allowed) else 0) > max_plies):
         memset(&st, 0, sizeof(st))
         hex_playout(core, geom, rng, max_plies, buf, &st)
         if s.h.to_move >= 0:
@@ -283,7 +275,7 @@ cdef bint hex_rollout(void* core, const void* geom, Rng* rng, int32_t max_plies,
         if s.cell[c] == EMPTY:
             buf[n] = c
             n += 1
-    if _swap_available(s, g) and rng_below(rng, n + 1) == <uint32_t>n:
+    if protocol_may_swap(&s.h, g.swap_allowed) and rng_below(rng, n + 1) == <uint32_t>n:
         pie_swap(&s.h, &g.keys)
     colour = s.h.to_move
     for i in range(n):
@@ -314,20 +306,21 @@ cdef bint hex_rollout(void* core, const void* geom, Rng* rng, int32_t max_plies,
     return True
 
 
-cdef Rules HEX_RULES
-HEX_RULES.core_size = sizeof(HexCore)
-HEX_RULES.legal = hex_legal
-HEX_RULES.is_legal = hex_is_legal
-HEX_RULES.apply = hex_apply
-HEX_RULES.returns = hex_returns
-HEX_RULES.scores = hex_scores
-HEX_RULES.hash_full = hex_hash_full
-HEX_RULES.observe = hex_observe
-HEX_RULES.observe_dense = True
-HEX_RULES.legal_mask = hex_legal_mask
-HEX_RULES.after_turn = NULL
-HEX_RULES.playout = hex_playout
-HEX_RULES.rollout = hex_rollout
+cdef Rules HEX_RULES = Rules(
+    core_size=sizeof(HexCore),
+    legal=hex_legal,
+    is_legal=hex_is_legal,
+    apply=hex_apply,
+    returns=hex_returns,
+    scores=hex_scores,
+    hash_full=hex_hash_full,
+    observe=hex_observe,
+    observe_dense=True,
+    legal_mask=hex_legal_mask,
+    after_turn=NULL,
+    playout=hex_playout,
+    rollout=hex_rollout,
+)
 
 
 # -- Python side --------------------------------------------------------------
@@ -386,8 +379,7 @@ cdef class HexGame(Game):
         cdef bint hox = self._labelled()
         cdef Board board = Board.rhombus(n)
         self.board = board
-        if any(board.plane_index(c) != divmod(c, n) for c in range(n * n)):
-            raise RuntimeError("hex_observe expects the rhombus's cells in plane order")
+        require_plane_order(&board.geo, "hex_observe")
         self.num_players = 2
         memset(&self.g, 0, sizeof(HexTables))
         self.g.geo = board.geo

@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Symple Hex (RULES.md § Movement protocols, "The Symple protocol on Hex").
+"""Symple Hex (rules: docs/games/protocols.rst, "The Symple protocol on Hex").
 
 Hex's board, names, edges and goal, played with Symple's protocol
 (ludens/_grow.pxd, shared with Symple): plant or grow maximally, with the
@@ -22,8 +22,8 @@ from ludens._board cimport Board, geo_plane_area
 from ludens._chains cimport CHAIN_MAX_CELLS
 from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, RHOMBUS_NBRS, START, GrowCore, GrowTables, GrowState,
                            grow_after_stone, grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn,
-                           grow_geom_fill, grow_keys_fill, grow_observe, grow_own_roots, grow_playout,
-                           grow_put_roots, grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
+                           grow_geom_fill, grow_keys_fill, grow_observe, grow_own_roots, grow_playout, grow_put_roots,
+                           grow_read_grown, grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
 from ludens._rng cimport Rng
 from ludens._state cimport Game, PlayoutStats, Rules, State, set_to_move, two_player_returns
 
@@ -95,26 +95,27 @@ cdef inline void _play(SymHexCore* s, const SymHexTables* g, int32_t a, uint64_t
         _end_turn(s, g, _put(s, g, a, colour, members))
 
 
-cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
+# The entries into _play (see grow_apply_fn in ludens/_grow.pxd).
+
+cdef void symplehex_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     _play(<SymHexCore*>core, <const SymHexTables*>geom, a, NULL)
 
 
-cdef void _apply_in_playout(void* core, const void* geom, int32_t a, uint64_t* members) noexcept nogil:
-    # _apply keeping grow_playout's chain bitsets (ludens/_grow.pxd)
+cdef void _play_in_playout(void* core, const void* geom, int32_t a, uint64_t* members) noexcept nogil:
     _play(<SymHexCore*>core, <const SymHexTables*>geom, a, members)
 
 
-cdef void sh_returns(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void symplehex_returns(const void* core, const void* geom, double* out) noexcept nogil:
     two_player_returns(out, (<const SymHexCore*>core).winner)
 
 
-cdef void sh_scores(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void symplehex_scores(const void* core, const void* geom, double* out) noexcept nogil:
     cdef const SymHexCore* s = <const SymHexCore*>core
     if s.winner >= 0:
         out[s.winner] = 1.0
 
 
-cdef void sh_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
+cdef void symplehex_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Symple's six planes, then Hex's "connects top and bottom" plane.
     cdef const GrowTables* g = <const GrowTables*>geom
     cdef int32_t area = geo_plane_area(&g.geo), i
@@ -124,23 +125,26 @@ cdef void sh_observe(const void* core, const void* geom, int32_t colour, float* 
         out[6 * area + i] = joins
 
 
-cdef void sh_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
+cdef void symplehex_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                      int32_t* buf, PlayoutStats* st) noexcept nogil:
-    grow_playout(<GrowCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply_in_playout)
+    grow_playout(core, geom, rng, max_plies, st, _play_in_playout)
 
 
-cdef Rules SYMPLE_HEX_RULES
-SYMPLE_HEX_RULES.core_size = sizeof(SymHexCore)
-SYMPLE_HEX_RULES.legal = grow_rules_legal
-SYMPLE_HEX_RULES.is_legal = grow_rules_is_legal
-SYMPLE_HEX_RULES.apply = _apply
-SYMPLE_HEX_RULES.returns = sh_returns
-SYMPLE_HEX_RULES.scores = sh_scores
-SYMPLE_HEX_RULES.hash_full = grow_rules_hash
-SYMPLE_HEX_RULES.observe = sh_observe
-SYMPLE_HEX_RULES.observe_dense = True     # the rhombus fills its planes
-SYMPLE_HEX_RULES.after_turn = NULL
-SYMPLE_HEX_RULES.playout = sh_playout
+cdef Rules SYMPLEHEX_RULES = Rules(
+    core_size=sizeof(SymHexCore),
+    legal=grow_rules_legal,
+    is_legal=grow_rules_is_legal,
+    apply=symplehex_apply,
+    returns=symplehex_returns,
+    scores=symplehex_scores,
+    hash_full=grow_rules_hash,
+    observe=symplehex_observe,
+    observe_dense=True,                     # the rhombus fills its planes
+    legal_mask=NULL,
+    after_turn=NULL,
+    playout=symplehex_playout,
+    rollout=NULL,
+)
 
 
 # -- Python side --------------------------------------------------------------
@@ -153,7 +157,7 @@ cdef void _reset(SymHexCore* s, const SymHexTables* g) noexcept:
 
 cdef class SympleHexGame(Game):
     """Symple Hex: Hex's board and goal, Symple's plant-or-grow turns and balancing
-    privilege (RULES.md § Movement protocols).  ``ludens.load("hex", protocol="symple")``;
+    privilege (rules: docs/games/protocols.rst).  ``ludens.load("hex", protocol="symple")``;
     player 0 (Black) connects rows 1 and n, player 1 (White) the first and last columns."""
 
     NAME = "hex"
@@ -183,7 +187,6 @@ cdef class SympleHexGame(Game):
         self.board = board
         self.num_players = 2
         memset(&self.g, 0, sizeof(SymHexTables))
-        self.g.grow.geo = board.geo
         grow_geom_fill(&self.g.grow, board, n, True, n * n)
         for c in range(n * n):
             q, r = board.geo.q[c], board.geo.r[c]
@@ -196,7 +199,7 @@ cdef class SympleHexGame(Game):
         self.default_max_plies = n * n + 1        # one stone per action, plus at most one END
         self.observation_shape = (7, n, n)
         self._state_type = SympleHexState
-        self._set_rules(&SYMPLE_HEX_RULES, &self.g,
+        self._set_rules(&SYMPLEHEX_RULES, &self.g,
                         PyBytes_FromStringAndSize(<char*>&init, sizeof(SymHexCore)),
                         tuple(board.names) + ("end",), -1, n * n)
 
@@ -213,13 +216,7 @@ cdef class SympleHexGame(Game):
                 connected.add(colour)
         if len(connected) > 1:
             raise reader.fail("both colours have connected their edges")
-        big = any(s.gc.ch.size[s.gc.ch.root[c]] > 1 for c in cells)
-        grown = reader.flag("grown", None)
-        if grown is None:
-            grown = big
-        elif big and not grown:
-            raise reader.fail("grown is False, but a chain of two or more stones can only come from a grow")
-        s.gc.grown = grown
+        grow_read_grown(&s.gc, reader, cells)
         to_move = reader.to_move()
         if connected:
             s.winner = connected.pop()
@@ -285,17 +282,6 @@ cdef class SympleHexState(GrowState):
         w = (<SymHexCore*>self.core).winner
         return None if w < 0 else w
 
-    def _glyphs(self):
-        cdef GrowCore* s = self._gs()
-        out = []
-        for c in range(self._gg().ncells):
-            if s.ch.colour[c] < 0:
-                out.append(".")
-            else:
-                glyph = "BW"[s.ch.colour[c]]
-                out.append(glyph.lower() if bit_get(s.fresh, c) else glyph)
-        return out
-
     def _turn_note(self):
         cdef GrowCore* s = self._gs()
         if s.h.to_move < 0:
@@ -309,4 +295,4 @@ cdef class SympleHexState(GrowState):
     def _headline(self):
         note = self._turn_note()
         return (State._headline(self) + ("; " + note if note else "")
-                + f"  ({self._legend('BW')}; lower case: placed this turn)")
+                + f"  ({self._stones_legend()})")

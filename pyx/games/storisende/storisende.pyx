@@ -2,7 +2,7 @@
 """Storisende (rules: docs/games/storisende.rst).
 
 Every hex is a tile, territory or wall and may hold one stack of one colour.
-Colours are 0-based here, as in all code; RULES.md, positions (digits) and
+Colours are 0-based here, as in all code; the rules, positions (digits) and
 messages call colour k "colour k + 1".  A turn is one action:
 
 * setup: a placement (the cell's index) adds one piece of the colour to move;
@@ -23,6 +23,8 @@ Repetition: ``Header.hash`` has bit 0 set exactly when the previous turn was
 a pass (that decides whether a pass ends the game); positions are compared
 without it.  A capture, a conversion, a placement or a swap can never be
 undone, so only positions since the last one can repeat (``last_irrev``).
+
+Parts: moves and walls (moves.pxi), regions and scores (regions.pxi).
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
@@ -34,7 +36,7 @@ import re
 import numpy as np
 
 from ludens._bits cimport bit_clear, bit_set, ctz64
-from ludens._board cimport OUTSIDE, Board, Geometry, geo_plane_area, geo_plane_at, geo_ray
+from ludens._board cimport OUTSIDE, Board, Geometry, geo_plane_area, geo_plane_at, geo_ray, int32_data
 from ludens._rng cimport splitmix64, splitmix64_mix
 from ludens._state cimport (Game, Header, Rules, SeatKeys, State, higher_of_two, pie_swap, seat_hash, seat_keys_fill,
                             set_to_move, two_player_returns)
@@ -145,67 +147,10 @@ cdef inline void _set_passes(StoCore* s, int32_t passes) noexcept nogil:
 
 # -- rules ------------------------------------------------------------------
 
-cdef inline bint _move_ok(const StoCore* s, const StoTables* g, int32_t m) noexcept nogil:
-    """Move entry m by the colour to move: own stack high enough, walls respected."""
-    cdef int32_t f = g.mv_from[m], me = s.h.to_move, j, p
-    if s.owner[f] != me or s.height[f] < g.ray_dist[m]:
-        return False
-    if s.kind[f] == WALL:
-        return True                       # from the wall: over anything, onto anything
-    if s.kind[g.ray_cell[m]] == WALL:
-        return False
-    for j in range(g.mv_first[m], m):
-        p = g.ray_cell[j]
-        if s.kind[p] == WALL and s.owner[p] != me:
-            return False
-    return True
+include "moves.pxi"
 
 
-cdef inline int32_t _moves_from(const StoCore* s, const StoTables* g, int32_t c, int32_t* out) noexcept nogil:
-    """The legal moves from the stack on ``c`` (the mover's), ascending."""
-    cdef int32_t me = s.h.to_move, h = s.height[c], n = 0, d, m, end, t
-    cdef int32_t a0 = g.a_move0
-    cdef const int32_t* start = g.ray_start
-    cdef const int32_t* cell = g.ray_cell
-    cdef const int32_t* dist = g.ray_dist
-    if s.kind[c] == WALL:
-        for d in range(NDIRS):
-            end = start[NDIRS * c + d + 1]
-            m = start[NDIRS * c + d]
-            while m < end and dist[m] <= h:
-                out[n] = a0 + m
-                n += 1
-                m += 1
-        return n
-    for d in range(NDIRS):
-        end = start[NDIRS * c + d + 1]
-        m = start[NDIRS * c + d]
-        while m < end and dist[m] <= h:
-            t = cell[m]
-            if s.kind[t] == WALL:
-                if s.owner[t] != me:
-                    break                 # a bare or enemy-held wall blocks the line
-            else:
-                out[n] = a0 + m
-                n += 1
-            m += 1
-    return n
-
-
-cdef int32_t _gen_moves(const StoCore* s, const StoTables* g, int32_t* out) noexcept nogil:
-    """The legal moves of the colour to move, ascending (without pass): from
-    each of its stacks in increasing hex order (the bits of ``stacks``)."""
-    cdef int32_t me = s.h.to_move, n = 0, w
-    cdef uint64_t bits
-    for w in range(STACK_WORDS):
-        bits = s.stacks[me][w]
-        while bits:
-            n += _moves_from(s, g, (w << 6) + ctz64(bits), out + n)
-            bits &= bits - 1
-    return n
-
-
-cdef int32_t sto_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
+cdef int32_t storisende_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const StoCore* s = <const StoCore*>core
     cdef const StoTables* g = <const StoTables*>geom
     cdef int32_t n = 0, c
@@ -233,7 +178,7 @@ cdef int32_t sto_legal(const void* core, const void* geom, int32_t* out) noexcep
     return n
 
 
-cdef bint sto_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
+cdef bint storisende_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const StoCore* s = <const StoCore*>core
     cdef const StoTables* g = <const StoTables*>geom
     if s.h.to_move < 0:
@@ -249,26 +194,6 @@ cdef bint sto_is_legal(const void* core, const void* geom, int32_t a) noexcept n
     return s.phase == SETUP_B and s.placed == 0 and not s.h.swapped
 
 
-cdef void _remove_tile(StoCore* s, const StoTables* g, int32_t c) noexcept nogil:
-    """The tile on c goes: wall if it touches two territories, else territory."""
-    cdef int32_t k, nb, first = -1
-    for k in range(g.geo.nbr_start[c], g.geo.nbr_start[c + 1]):
-        nb = g.geo.nbr[k]
-        if s.kind[nb] == TERR:
-            if first < 0:
-                first = s.terr[nb]
-            elif s.terr[nb] != first:
-                s.kind[c] = WALL
-                s.h.hash ^= g.zkind[WALL][c]
-                return
-    s.kind[c] = TERR
-    s.h.hash ^= g.zkind[TERR][c]
-    if first < 0:
-        first = s.next_terr
-        s.next_terr += 1
-    s.terr[c] = <int16_t>first
-
-
 cdef void _end_setup_a(StoCore* s, const StoTables* g) noexcept nogil:
     s.setup_n = s.placed
     s.placed = 0
@@ -277,7 +202,7 @@ cdef void _end_setup_a(StoCore* s, const StoTables* g) noexcept nogil:
     s.h.turn_plies = 0
 
 
-cdef void sto_apply(void* core, const void* geom, int32_t a) noexcept nogil:
+cdef void storisende_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef StoCore* s = <StoCore*>core
     cdef const StoTables* g = <const StoTables*>geom
     cdef int32_t me = s.h.to_move, m, f, t, k, h
@@ -325,7 +250,7 @@ cdef void sto_apply(void* core, const void* geom, int32_t a) noexcept nogil:
         s.irrev = 1
 
 
-cdef void sto_after_turn(void* core, const void* geom, const uint64_t* hashes, int32_t count) noexcept nogil:
+cdef void storisende_after_turn(void* core, const void* geom, const uint64_t* hashes, int32_t count) noexcept nogil:
     # hashes[count - 1] is the position just reached; same colour to move
     # means same parity of turns since the last irreversible one.
     cdef StoCore* s = <StoCore*>core
@@ -349,64 +274,10 @@ cdef void sto_after_turn(void* core, const void* geom, const uint64_t* hashes, i
         k -= 2
 
 
-cdef int32_t _regions(const StoCore* s, const StoTables* g, int16_t* region, int32_t* size,
-                      int8_t* colours) noexcept nogil:
-    """Regions of the final count: connected non-wall hexes (tiles count as territory).
-
-    Writes each hex's region (-1 on walls), each region's size and the bit set
-    of colours with pieces in it; returns the number of regions.
-    """
-    cdef int16_t todo[MAX_CELLS]
-    cdef int32_t n = g.ncells, nreg = 0, c, x, k, nb, sp
-    for c in range(n):
-        region[c] = -1
-    for c in range(n):
-        if s.kind[c] == WALL or region[c] >= 0:
-            continue
-        region[c] = <int16_t>nreg
-        size[nreg] = 0
-        colours[nreg] = 0
-        todo[0] = <int16_t>c
-        sp = 1
-        while sp:
-            sp -= 1
-            x = todo[sp]
-            size[nreg] += 1
-            if s.owner[x] >= 0:
-                colours[nreg] |= <int8_t>(1 << s.owner[x])
-            for k in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
-                nb = g.geo.nbr[k]
-                if s.kind[nb] != WALL and region[nb] < 0:
-                    region[nb] = <int16_t>nreg
-                    todo[sp] = <int16_t>nb
-                    sp += 1
-        nreg += 1
-    return nreg
+include "regions.pxi"
 
 
-cdef void sto_scores(const void* core, const void* geom, double* out) noexcept nogil:
-    cdef const StoCore* s = <const StoCore*>core
-    cdef const StoTables* g = <const StoTables*>geom
-    cdef int16_t region[MAX_CELLS]
-    cdef int32_t size[MAX_CELLS]
-    cdef int8_t colours[MAX_CELLS]
-    cdef int32_t r, n = _regions(s, g, region, size, colours)
-    out[0] = 0.0
-    out[1] = 0.0
-    for r in range(n):
-        if colours[r] == 1:
-            out[0] += size[r]
-        elif colours[r] == 2:
-            out[1] += size[r]
-
-
-cdef void sto_returns(const void* core, const void* geom, double* out) noexcept nogil:
-    cdef double sc[2]
-    sto_scores(core, geom, sc)
-    two_player_returns(out, higher_of_two(sc))
-
-
-cdef uint64_t sto_hash_full(const void* core, const void* geom) noexcept nogil:
+cdef uint64_t storisende_hash_full(const void* core, const void* geom) noexcept nogil:
     cdef const StoCore* s = <const StoCore*>core
     cdef const StoTables* g = <const StoTables*>geom
     cdef uint64_t z = g.z_phase[s.phase]
@@ -421,7 +292,7 @@ cdef uint64_t sto_hash_full(const void* core, const void* geom) noexcept nogil:
     return z
 
 
-cdef void sto_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
+cdef void storisende_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Planes: own stack heights, opponent's stack heights, tile, territory,
     # wall, hex exists, setup phase, the opponent has just passed.
     cdef const StoCore* s = <const StoCore*>core
@@ -439,22 +310,25 @@ cdef void sto_observe(const void* core, const void* geom, int32_t colour, float*
             out[7 * area + at] = 1.0
 
 
-cdef Rules STO_RULES
-STO_RULES.core_size = sizeof(StoCore)
-STO_RULES.legal = sto_legal
-STO_RULES.is_legal = sto_is_legal
-STO_RULES.apply = sto_apply
-STO_RULES.returns = sto_returns
-STO_RULES.scores = sto_scores
-STO_RULES.hash_full = sto_hash_full
-STO_RULES.observe = sto_observe
-STO_RULES.after_turn = sto_after_turn
-STO_RULES.playout = NULL
+cdef Rules STORISENDE_RULES = Rules(
+    core_size=sizeof(StoCore),
+    legal=storisende_legal,
+    is_legal=storisende_is_legal,
+    apply=storisende_apply,
+    returns=storisende_returns,
+    scores=storisende_scores,
+    hash_full=storisende_hash_full,
+    observe=storisende_observe,
+    observe_dense=False,
+    legal_mask=NULL,
+    after_turn=storisende_after_turn,       # the threefold repetition
+    playout=NULL,
+    rollout=NULL,
+)
 
 # threefold=False: the same rules without the repetition ending.
-cdef Rules STO_RULES_NOREP
-STO_RULES_NOREP = STO_RULES
-STO_RULES_NOREP.after_turn = NULL
+cdef Rules STORISENDE_RULES_NOREP = STORISENDE_RULES
+STORISENDE_RULES_NOREP.after_turn = NULL
 
 
 # -- boards -------------------------------------------------------------------
@@ -552,11 +426,11 @@ cdef class StorisendeGame(Game):
                   for k, v in (("start", starts), ("cell", cells), ("dist", dists), ("from", froms),
                                ("first", firsts))}
         self._tables = tables
-        self.g.ray_start = _ptr(tables["start"])
-        self.g.ray_cell = _ptr(tables["cell"])
-        self.g.ray_dist = _ptr(tables["dist"])
-        self.g.mv_from = _ptr(tables["from"])
-        self.g.mv_first = _ptr(tables["first"])
+        self.g.ray_start = int32_data(tables["start"])
+        self.g.ray_cell = int32_data(tables["cell"])
+        self.g.ray_dist = int32_data(tables["dist"])
+        self.g.mv_from = int32_data(tables["from"])
+        self.g.mv_first = int32_data(tables["first"])
         self.g.nmoves = len(cells)
         self.g.a_move0 = n
         self.g.a_pass = n + self.g.nmoves
@@ -576,7 +450,7 @@ cdef class StorisendeGame(Game):
 
         cdef StoCore init
         _reset(&init, n)
-        init.h.hash = sto_hash_full(&init, &self.g)
+        init.h.hash = storisende_hash_full(&init, &self.g)
         # A safety cap: uniformly random games end by themselves (hexhex 5:
         # 155 plies on average, the longest of 20,000 had 1,897); simulate
         # reports the games it cuts as truncated.
@@ -587,7 +461,7 @@ cdef class StorisendeGame(Game):
         for m in range(len(cells)):
             names.append(f"{board.names[froms[m]]}:{dists[m]}-{board.names[cells[m]]}")
         names += ["pass", "end", "swap"]
-        self._set_rules(&STO_RULES if params["threefold"] else &STO_RULES_NOREP, &self.g,
+        self._set_rules(&STORISENDE_RULES if params["threefold"] else &STORISENDE_RULES_NOREP, &self.g,
                         PyBytes_FromStringAndSize(<char*>&init, sizeof(StoCore)), tuple(names),
                         self.g.a_pass, self.g.a_end)
 
@@ -680,7 +554,7 @@ cdef class StorisendeGame(Game):
                             s.terr[nb] = s.next_terr
                             todo.append(nb)
                 s.next_terr += 1
-        s.h.hash = sto_hash_full(&s, &self.g)
+        s.h.hash = storisende_hash_full(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(StoCore))
 
 
@@ -703,11 +577,6 @@ cdef void _reset(StoCore* s, int32_t n) noexcept:
     memset(s.terr, 0xFF, sizeof(s.terr))
     s.phase = SETUP_A
     s.h.to_move = 0
-
-
-cdef const int32_t* _ptr(a):
-    cdef const int32_t[::1] view = a
-    return &view[0]
 
 
 cdef class StorisendeState(State):
@@ -779,7 +648,7 @@ cdef class StorisendeState(State):
         if action == g.a_swap:
             return "swap is only possible as the second player's first setup action"
         if s.phase != PLAY:
-            return "the setup is not finished: place pieces" + (" or swap" if sto_is_legal(s, g, g.a_swap) else "")
+            return "the setup is not finished: place pieces" + (" or swap" if storisende_is_legal(s, g, g.a_swap) else "")
         if action == g.a_pass:
             return "not a legal action in this position"
         m = action - g.a_move0
@@ -844,7 +713,7 @@ cdef class StorisendeState(State):
         cdef int16_t region[MAX_CELLS]
         cdef int32_t size[MAX_CELLS]
         cdef int8_t colours[MAX_CELLS]
-        cdef int32_t nreg = _regions(s, self._g(), region, size, colours), r, c
+        cdef int32_t nreg = _regions(s, self._g(), region, size, colours), c
         names = self.game.board.names
         out = [{"cells": [], "size": size[r],
                 "controller": (0 if colours[r] == 1 else 1) ^ s.h.swapped if colours[r] in (1, 2) else None}

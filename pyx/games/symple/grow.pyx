@@ -12,7 +12,6 @@ start-of-turn chains and whose edges are the candidate cells.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
-from ludens._bits cimport select_in_word
 
 from ludens._state import count_up_to, turn_limit
 
@@ -25,6 +24,7 @@ cdef class GrowState(State):
 
     PRIVILEGED_NAME = "player 1"       # how error messages name colour 1, the privileged one
     PRIVILEGED_STONE = "a stone of player 1"
+    STONE_GLYPHS = "BW"                # the board's letters of colours 0 and 1 (lower case: placed this turn)
 
     cdef GrowCore* _gs(self):
         return <GrowCore*>self.core
@@ -55,12 +55,10 @@ cdef class GrowState(State):
     # -- reading the core -----------------------------------------------------
 
     cdef list _cells(self, const uint64_t* bits):
-        cdef int32_t c
         return [c for c in range(self._gg().ncells) if bit_get(bits, c)]
 
     cdef list _plant_cells(self, int32_t colour):
         cdef GrowCore* s = self._gs()
-        cdef int32_t c
         return [c for c in range(self._gg().ncells) if bit_get(s.empty, c) and not bit_get(s.libs[colour], c)]
 
     cdef list _grow_edges(self):
@@ -83,45 +81,6 @@ cdef class GrowState(State):
                     roots.add(s.ch.root[nb])
             edges.append((c, tuple(sorted(roots))))
         return edges
-
-    def _legal_sets(self, bint from_scratch=False):
-        """The incremental cell sets (for tests): ``empty``, ``libs`` per colour,
-        ``avail``, its count ``navail`` and its cells per word; with ``from_scratch`` recomputed from
-        the stones and this turn's marks alone, by the rule (a grow stone is an
-        empty cell next to a start-of-turn chain, none of whose chains it
-        touches has grown yet: touches a stone placed this turn)."""
-        cdef GrowCore* s = self._gs()
-        cdef GrowTables* g = self._gg()
-        cdef int32_t n = g.ncells, c, w
-        if not from_scratch:
-            return {"empty": self._cells(s.empty), "libs": [self._cells(s.libs[0]), self._cells(s.libs[1])],
-                    "avail": self._cells(s.avail), "navail": s.navail,
-                    "avail_count": [s.avail_count[w] for w in range(g.nwords)]}
-        nbrs = self.game.board.neighbours
-        colour = [s.ch.colour[c] for c in range(n)]
-        fresh = [bit_get(s.fresh, c) for c in range(n)]
-        empty = [c for c in range(n) if colour[c] < 0]
-        libs = [[c for c in empty if any(colour[d] == k for d in nbrs(c))] for k in range(2)]
-        avail = []
-        if s.phase == GROW:
-            p = s.h.to_move
-            start = {}                       # old own stone -> its start-of-turn chain
-            for c in range(n):
-                if colour[c] == p and not fresh[c] and c not in start:
-                    start[c] = c
-                    todo = [c]
-                    while todo:
-                        for d in nbrs(todo.pop()):
-                            if colour[d] == p and not fresh[d] and d not in start:
-                                start[d] = c
-                                todo.append(d)
-            grown = {start[d] for c in range(n) if fresh[c] for d in nbrs(c) if d in start}
-            avail = [c for c in empty if any(d in start for d in nbrs(c))
-                     and not any(d in start and start[d] in grown for d in nbrs(c))]
-        per_word = [0] * g.nwords
-        for c in avail:
-            per_word[c >> 6] += 1
-        return {"empty": empty, "libs": libs, "avail": avail, "navail": len(avail), "avail_count": per_word}
 
     # -- turns ------------------------------------------------------------------
 
@@ -274,6 +233,21 @@ cdef class GrowState(State):
         cdef GrowCore* s = self._gs()
         names = self.game.board.names
         return {names[c]: s.ch.colour[c] + 1 for c in range(self._gg().ncells) if s.ch.colour[c] >= 0}
+
+    def _glyphs(self):
+        cdef GrowCore* s = self._gs()
+        out = []
+        for c in range(self._gg().ncells):
+            if s.ch.colour[c] < 0:
+                out.append(".")
+            else:
+                glyph = self.STONE_GLYPHS[s.ch.colour[c]]
+                out.append(glyph.lower() if bit_get(s.fresh, c) else glyph)
+        return out
+
+    def _stones_legend(self):
+        """The legend of the board's stones, as both games print it."""
+        return f"{self._legend(self.STONE_GLYPHS)}; lower case: placed this turn"
 
 
 # -- grows as maximal matchings ---------------------------------------------------
@@ -468,11 +442,3 @@ def maximal_matchings(edges):
                 k -= 1
         if k < 0:
             return
-
-
-def _select_in_word(x, int i):
-    """``select_in_word`` of ``_bits.pxd`` (for tests): the position of the
-    i-th set bit of the 64-bit x, from the low end."""
-    if not 0 <= x < 2 ** 64 or not 0 <= i < bin(x).count("1"):
-        raise ValueError(f"_select_in_word: no set bit {i} in {x:#x}")
-    return select_in_word(<uint64_t>x, i)

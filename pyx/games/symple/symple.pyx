@@ -1,5 +1,5 @@
 # cython: language_level=3
-"""Symple (RULES.md § Symple).
+"""Symple (rules: docs/games/symple.rst).
 
 Actions: a cell index places a stone there; ``num_cells`` is END (Black
 declines the plant of the privilege).  The first cell of a turn decides its
@@ -23,7 +23,7 @@ from ludens._board cimport Board
 from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, SQUARE_NBRS, START, GrowCore, GrowTables, GrowState,
                            grow_after_stone, grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn,
                            grow_geom_fill, grow_keys_fill, grow_observe, grow_playout, grow_put, grow_put_roots,
-                           grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
+                           grow_read_grown, grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
 from ludens._rng cimport Rng, splitmix64
 from ludens._state cimport Game, PlayoutStats, Rules, State, higher_of_two, set_to_move, two_player_returns
 
@@ -68,12 +68,13 @@ cdef inline void _play(SympleCore* s, const GrowTables* g, int32_t a, uint64_t* 
         _end_turn(s, g)
 
 
-cdef void _apply(void* core, const void* geom, int32_t a) noexcept nogil:
+# The entries into _play (see grow_apply_fn in ludens/_grow.pxd).
+
+cdef void symple_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     _play(<SympleCore*>core, <const GrowTables*>geom, a, NULL)
 
 
-cdef void _apply_in_playout(void* core, const void* geom, int32_t a, uint64_t* members) noexcept nogil:
-    # _apply keeping grow_playout's chain bitsets (ludens/_grow.pxd)
+cdef void _play_in_playout(void* core, const void* geom, int32_t a, uint64_t* members) noexcept nogil:
     _play(<SympleCore*>core, <const GrowTables*>geom, a, members)
 
 
@@ -97,27 +98,30 @@ cdef void symple_observe(const void* core, const void* geom, int32_t colour, flo
 
 cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                          int32_t* buf, PlayoutStats* st) noexcept nogil:
-    grow_playout(<SympleCore*>core, <const GrowTables*>geom, rng, max_plies, st, _apply_in_playout)
+    grow_playout(core, geom, rng, max_plies, st, _play_in_playout)
 
 
-cdef Rules SYMPLE_RULES
-SYMPLE_RULES.core_size = sizeof(SympleCore)
-SYMPLE_RULES.legal = grow_rules_legal
-SYMPLE_RULES.is_legal = grow_rules_is_legal
-SYMPLE_RULES.apply = _apply
-SYMPLE_RULES.returns = symple_returns
-SYMPLE_RULES.scores = symple_scores
-SYMPLE_RULES.hash_full = grow_rules_hash
-SYMPLE_RULES.observe = symple_observe
-SYMPLE_RULES.observe_dense = True         # the square fills its planes
-SYMPLE_RULES.after_turn = NULL
-SYMPLE_RULES.playout = symple_playout
+cdef Rules SYMPLE_RULES = Rules(
+    core_size=sizeof(SympleCore),
+    legal=grow_rules_legal,
+    is_legal=grow_rules_is_legal,
+    apply=symple_apply,
+    returns=symple_returns,
+    scores=symple_scores,
+    hash_full=grow_rules_hash,
+    observe=symple_observe,
+    observe_dense=True,                     # the square fills its planes
+    legal_mask=NULL,
+    after_turn=NULL,
+    playout=symple_playout,
+    rollout=NULL,
+)
 
 
 # -- Python side ----------------------------------------------------------------
 
 def default_penalty(int n):
-    """RULES.md: 4, 6, 10 at n = 9, 13, 19; otherwise the even number nearest
+    """The rules' default: 4, 6, 10 at n = 9, 13, 19; otherwise the even number nearest
     2n/3 - 2 (ties: the lower).  The formula gives the table's values too."""
     x = Fraction(2 * n, 3) - 2
     low = 2 * (x // 2)               # the even number at or below x
@@ -125,11 +129,12 @@ def default_penalty(int n):
 
 
 _SIZE = Param("size", 19, "side of the n x n board", lo=MIN_SIDE, hi=MAX_SIDE)
-_PENALTY = Param("penalty", None, "points lost per chain (None: RULES.md's default for the size)",
+_PENALTY = Param("penalty", None, "points lost per chain (None: the size's default, 4, 6, 10 at sizes 9, 13, 19, "
+                 "else the even number nearest 2n/3 - 2, ties the lower)",
                  lo=-MAX_PENALTY, hi=MAX_PENALTY, optional=True)
 
 cdef class SympleGame(Game):
-    """Symple on an n x n board (RULES.md § Symple).  Player 0 is White."""
+    """Symple on an n x n board (rules: docs/games/symple.rst).  Player 0 is White."""
 
     NAME = "symple"
     TITLE = "Symple"
@@ -146,7 +151,7 @@ cdef class SympleGame(Game):
     cdef SympleTables g
 
     def _build(self, dict params):
-        cdef int32_t n = params["size"], c, colour, k
+        cdef int32_t n = params["size"]
         penalty = params["penalty"]
         if penalty is None:
             penalty = default_penalty(n)
@@ -154,7 +159,6 @@ cdef class SympleGame(Game):
         self.board = board
         self.num_players = 2
         memset(&self.g, 0, sizeof(SympleTables))
-        self.g.grow.geo = board.geo
         grow_geom_fill(&self.g.grow, board, n, False, n * n)
         self.g.penalty = penalty
         cdef uint64_t x = 0x53594D504C45 ^ (<uint64_t>n << 40)
@@ -187,16 +191,7 @@ cdef class SympleGame(Game):
         cells = reader.digits(2)
         for c, colour in cells.items():
             grow_put(&s, &self.g.grow, c, colour, SQUARE_NBRS, NULL)
-        big = False
-        for c in cells:
-            if s.ch.size[s.ch.root[c]] > 1:
-                big = True
-        grown = reader.flag("grown", None)
-        if grown is None:
-            grown = big
-        elif big and not grown:
-            raise reader.fail("grown is False, but a chain of two or more stones can only come from a grow")
-        s.grown = grown
+        grow_read_grown(&s, reader, cells)
         cdef int32_t who = reader.to_move()
         cdef bint full = len(cells) == self.g.grow.ncells
         if full != (who == -1):
@@ -211,23 +206,13 @@ cdef class SympleState(GrowState):
 
     PRIVILEGED_NAME = "Black"
     PRIVILEGED_STONE = "a Black stone"
+    STONE_GLYPHS = "WB"
 
     def _json_extra(self):
         cdef SympleCore* s = self._gs()
         cdef object p = (<SympleTables*>self.geom).penalty
         return {"grown": bool(s.grown),
                 "scores": [s.ch.stones[k] - p * s.ch.chains[k] for k in range(2)]}
-
-    def _glyphs(self):
-        cdef SympleCore* s = self._gs()
-        out = []
-        for c in range(self._gg().ncells):
-            if s.ch.colour[c] < 0:
-                out.append(".")
-            else:
-                glyph = "WB"[s.ch.colour[c]]
-                out.append(glyph.lower() if bit_get(s.fresh, c) else glyph)
-        return out
 
     def _headline(self):
         line = State._headline(self)
@@ -236,6 +221,6 @@ cdef class SympleState(GrowState):
             line += f"; scores {int(sc[0])}:{int(sc[1])}"
             if self._gs().phase == PLANT:
                 line += "; Black may plant (or end)"
-        return line + f"  ({self._legend('WB')}; lower case: placed this turn)"
+        return line + f"  ({self._stones_legend()})"
 
 

@@ -28,10 +28,10 @@ from libc.stdint cimport int8_t, int32_t, uint8_t, uint16_t, uint64_t
 from libc.string cimport memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
-from ludens._board cimport Board
+from ludens._board cimport Board, require_plane_order
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
-from ludens._protocol cimport (Protocol, protocol_at_first_answer, protocol_close, protocol_game_over,
-                               protocol_hash, protocol_may_close, protocol_set, protocol_step)
+from ludens._protocol cimport (Protocol, protocol_close, protocol_game_over,
+                               protocol_hash, protocol_may_close, protocol_may_swap, protocol_set, protocol_step)
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
                             playout_draw, playout_running, seat_hash, seat_keys_fill, two_player_returns)
 
@@ -53,7 +53,6 @@ cdef enum:
 
 ctypedef struct TttTables:
     int32_t swap_allowed
-    int32_t upto
     int8_t number[CELLS]       # the action (number - 1) of each square
     int8_t house[CELLS]        # the house of each square, 0..8
     uint16_t bit[CELLS]        # 1 << the square's place in its house
@@ -105,14 +104,6 @@ cdef inline int32_t _popcount9(uint16_t m) noexcept nogil:
     return n
 
 
-cdef inline bint _swap_available(const TttCore* s, const TttTables* g) noexcept nogil:
-    return protocol_at_first_answer(&s.h) and g.swap_allowed and s.h.to_move == 1 and not s.h.swapped
-
-
-cdef inline bint _end_available(const TttCore* s, const TttTables* g) noexcept nogil:
-    return g.upto and protocol_may_close(&s.h, &g.proto)
-
-
 cdef int32_t _full_board_winner(const TttCore* s) noexcept nogil:
     """Most houses, then fewer pieces; -1 if both tie (impossible on 81 squares)."""
     cdef int32_t h0 = _popcount9(s.occupied[0]), h1 = _popcount9(s.occupied[1])
@@ -150,7 +141,7 @@ cdef inline void _play(TttCore* s, const TttTables* g, int32_t k) noexcept nogil
         protocol_step(&s.h, &g.proto, &g.keys, colour, 1 - colour)
 
 
-cdef int32_t ttt_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
+cdef int32_t tiptoptoe_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const TttCore* s = <const TttCore*>core
     cdef const TttTables* g = <const TttTables*>geom
     cdef int32_t k, n = 0
@@ -158,26 +149,26 @@ cdef int32_t ttt_legal(const void* core, const void* geom, int32_t* out) noexcep
         if s.free >> k & 1:
             out[n] = k
             n += 1
-    if _swap_available(s, g):
+    if protocol_may_swap(&s.h, g.swap_allowed):
         out[n] = SWAP
         n += 1
-    if _end_available(s, g):
+    if protocol_may_close(&s.h, &g.proto):
         out[n] = END
         n += 1
     return n
 
 
-cdef bint ttt_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
+cdef bint tiptoptoe_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const TttCore* s = <const TttCore*>core
     cdef const TttTables* g = <const TttTables*>geom
     if a == SWAP:
-        return _swap_available(s, g)
+        return protocol_may_swap(&s.h, g.swap_allowed)
     if a == END:
-        return _end_available(s, g)
+        return protocol_may_close(&s.h, &g.proto)
     return (s.free >> a) & 1
 
 
-cdef void ttt_apply(void* core, const void* geom, int32_t a) noexcept nogil:
+cdef void tiptoptoe_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef TttCore* s = <TttCore*>core
     cdef const TttTables* g = <const TttTables*>geom
     if a == SWAP:
@@ -189,12 +180,12 @@ cdef void ttt_apply(void* core, const void* geom, int32_t a) noexcept nogil:
         _play(<TttCore*>core, <const TttTables*>geom, a)
 
 
-cdef void ttt_returns(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void tiptoptoe_returns(const void* core, const void* geom, double* out) noexcept nogil:
     cdef const TttCore* s = <const TttCore*>core
     two_player_returns(out, s.winner)
 
 
-cdef void ttt_scores(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void tiptoptoe_scores(const void* core, const void* geom, double* out) noexcept nogil:
     # The score is the number of houses occupied; pieces (the tie-break) are
     # State.pieces().  A three-house line beats more houses, so scores do not
     # decide the game on their own (SCORES_DECIDE = False).
@@ -203,7 +194,7 @@ cdef void ttt_scores(const void* core, const void* geom, double* out) noexcept n
     out[1] = _popcount9(s.occupied[1])
 
 
-cdef uint64_t ttt_hash_full(const void* core, const void* geom) noexcept nogil:
+cdef uint64_t tiptoptoe_hash_full(const void* core, const void* geom) noexcept nogil:
     cdef const TttCore* s = <const TttCore*>core
     cdef const TttTables* g = <const TttTables*>geom
     cdef uint64_t z = 0
@@ -214,7 +205,7 @@ cdef uint64_t ttt_hash_full(const void* core, const void* geom) noexcept nogil:
     return z ^ seat_hash(&s.h, &g.keys) ^ protocol_hash(&s.h, &g.proto)
 
 
-cdef void ttt_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
+cdef void tiptoptoe_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Planes (9 x 9 each, cell c at offset c: the square board's cells are in
     # plane order): 0 own pieces, 1 opponent's pieces, 2 empty, 3-5 squares
     # whose number labels 1 (middle), 2 (corner) or 3 (side) squares,
@@ -238,10 +229,10 @@ cdef void ttt_observe(const void* core, const void* geom, int32_t colour, float*
             out[8 * CELLS + c] = 1.0
 
 
-cdef void ttt_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
+cdef void tiptoptoe_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                       int32_t* buf, PlayoutStats* st) noexcept nogil:
     # buf holds the empty numbers, ascending: drawing index i of it (then
-    # SWAP, then END, when legal) is the same draw as over ttt_legal's list.
+    # SWAP, then END, when legal) is the same draw as over tiptoptoe_legal's list.
     cdef TttCore* s = <TttCore*>core
     cdef const TttTables* g = <const TttTables*>geom
     cdef int32_t k, i, nswap, n = 0
@@ -250,8 +241,8 @@ cdef void ttt_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
             buf[n] = k
             n += 1
     while playout_running(&s.h, st, max_plies):
-        nswap = 1 if _swap_available(s, g) else 0
-        i = playout_draw(rng, st, n + nswap + (1 if g.upto and _end_available(s, g) else 0))
+        nswap = 1 if protocol_may_swap(&s.h, g.swap_allowed) else 0
+        i = playout_draw(rng, st, n + nswap + (1 if protocol_may_close(&s.h, &g.proto) else 0))
         if i < 0:
             return
         if i < n:
@@ -266,17 +257,21 @@ cdef void ttt_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
         playout_applied(&s.h, st)
 
 
-cdef Rules TTT_RULES
-TTT_RULES.core_size = sizeof(TttCore)
-TTT_RULES.legal = ttt_legal
-TTT_RULES.is_legal = ttt_is_legal
-TTT_RULES.apply = ttt_apply
-TTT_RULES.returns = ttt_returns
-TTT_RULES.scores = ttt_scores
-TTT_RULES.hash_full = ttt_hash_full
-TTT_RULES.observe = ttt_observe
-TTT_RULES.after_turn = NULL
-TTT_RULES.playout = ttt_playout
+cdef Rules TIPTOPTOE_RULES = Rules(
+    core_size=sizeof(TttCore),
+    legal=tiptoptoe_legal,
+    is_legal=tiptoptoe_is_legal,
+    apply=tiptoptoe_apply,
+    returns=tiptoptoe_returns,
+    scores=tiptoptoe_scores,
+    hash_full=tiptoptoe_hash_full,
+    observe=tiptoptoe_observe,
+    observe_dense=False,
+    legal_mask=NULL,
+    after_turn=NULL,
+    playout=tiptoptoe_playout,
+    rollout=NULL,
+)
 
 
 _SHIPPED_TEXT = labels_text(SHIPPED)
@@ -332,12 +327,12 @@ cdef class TipTopToeGame(Game):
     def _build(self, dict params):
         cdef int32_t c, k, colour
         cdef Board board = Board.square(SIDE)
+        require_plane_order(&board.geo, "tiptoptoe_observe")
         self.board = board
         self.num_players = 2
         self.labels = SHIPPED if params["labels"] is None else parse_labels(params["labels"])
         memset(&self.g, 0, sizeof(TttTables))
         self.g.swap_allowed = params["swap"]
-        self.g.upto = params["upto"]
         for c in range(CELLS):
             r, q = divmod(c, SIDE)
             k = self.labels[r][q] - 1
@@ -359,7 +354,7 @@ cdef class TipTopToeGame(Game):
         self.observation_shape = (9, SIDE, SIDE)
         self._state_type = TipTopToeState
         names = tuple(str(k + 1) for k in range(NUMBERS)) + ("swap",) + (("end",) if params["upto"] else ())
-        self._set_rules(&TTT_RULES, &self.g, PyBytes_FromStringAndSize(<char*>&init, sizeof(TttCore)),
+        self._set_rules(&TIPTOPTOE_RULES, &self.g, PyBytes_FromStringAndSize(<char*>&init, sizeof(TttCore)),
                         names, -1, END if params["upto"] else -1)
 
     def _cell(self, cell):
@@ -443,7 +438,7 @@ cdef class TipTopToeGame(Game):
         if colour_to_move == -1 and s.free != 0 and s.winner < 0:
             raise reader.fail("to_move is -1 but nobody has three houses in a row and the board is not full")
         s.h.to_move = colour_to_move
-        s.h.hash = ttt_hash_full(&s, &self.g)
+        s.h.hash = tiptoptoe_hash_full(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(TttCore))
 
 

@@ -19,10 +19,11 @@ turn a placement is legal only if such an ending stays reachable within the
 stones left, which is a node-weighted Steiner tree question (join every chunk
 of colour 0 through colour-0 stones and few empty cells); it is answered
 exactly by ``ludens._steiner`` (Dreyfus-Wagner over the chunks, of which a
-real game has at most four at that point).
+real game has at most four at that point).  Parts: the balance rule
+(balance.pxi) and the count of the balance turn's turns (turn_counting.pxi).
 
-Colours are 0-based here, as in all code; RULES.md, positions and move
-strings (digits) and messages call colour k "colour k + 1".
+Colours are 0-based here, as in all code; the rules (docs/games/wunchunk.rst),
+positions and move strings (digits) and messages call colour k "colour k + 1".
 """
 
 from cpython.exc cimport PyErr_CheckSignals
@@ -36,7 +37,8 @@ import math
 import re
 
 from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
-from ludens._chains cimport Chains, SizeHist, chains_add, chains_clear
+from ludens._chains cimport CHAIN_MAX_COLOURS, Chains, SizeHist, chains_add, chains_clear
+from ludens._limits cimport MAX_PLAYERS, static_check
 from ludens._steiner cimport STEINER_BLOCKED, steiner_join
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
@@ -51,10 +53,14 @@ from ludens.errors import NotationError, ParameterError
 cdef enum:
     MAX_SIDE = 8
     MAX_CELLS = 169                # hexhex 8
-    MAX_PLAYERS = 4
+    WUNCHUNK_MAX_PLAYERS = 4       # the game's own bound (its tables and starts are for 2..4)
     BAL_MAX_TERMINALS = 8          # chunks of colour 0 the balance search can join (see _core_from_position)
     BALANCE_CHUNKS = 6             # chunks of colour 0 a position may bring to the balance turn
     BAL_STACK_TERMINALS = 3        # up to this many, the search needs no heap memory
+
+# Its colours are chains' colours, and the engine's buffers hold a value per colour.
+static_check(<int>WUNCHUNK_MAX_PLAYERS <= <int>CHAIN_MAX_COLOURS)
+static_check(<int>WUNCHUNK_MAX_PLAYERS <= <int>MAX_PLAYERS)
 
 ctypedef struct WunTables:
     Geometry geo
@@ -64,12 +70,12 @@ ctypedef struct WunTables:
     int32_t balance                # the balance opening
     int32_t end_action
     int32_t swap_action
-    uint64_t zobrist[MAX_PLAYERS][MAX_CELLS]
+    uint64_t zobrist[WUNCHUNK_MAX_PLAYERS][MAX_CELLS]
     SeatKeys keys
     uint64_t z_placed[MAX_CELLS + 1]
     uint64_t z_limit[MAX_CELLS + 1]
-    uint64_t z_passes[MAX_PLAYERS + 1]
-    uint64_t z_turn[MAX_PLAYERS + 2]
+    uint64_t z_passes[WUNCHUNK_MAX_PLAYERS + 1]
+    uint64_t z_turn[WUNCHUNK_MAX_PLAYERS + 2]
 
 ctypedef struct WunCore:
     Header h
@@ -131,115 +137,12 @@ cdef void _place(WunCore* s, const WunTables* g, int32_t colour, int32_t cell) n
 
 # -- the balance rule ---------------------------------------------------------
 
-cdef int32_t _zero_chunks(const WunCore* s, const WunTables* g, int32_t* roots) noexcept nogil:
-    """The representative cells of colour 0's chunks (at most BAL_MAX_TERMINALS + 1 listed)."""
-    cdef int32_t c, m = 0
-    for c in range(g.ncells):
-        if s.ch.colour[c] == 0 and s.ch.root[c] == c and s.ch.size[c] >= 2:
-            if m <= BAL_MAX_TERMINALS:
-                roots[m] = c
-            m += 1
-    return m
-
-
-cdef void _balance_cells(const WunCore* s, const WunTables* g, uint8_t* ok0, uint8_t* ok_other) noexcept nogil:
-    """Under the balance rule, per empty cell: may colour 0 go there (``ok0``),
-    may another colour (``ok_other``)?  Both mean: colour 0 can still end the
-    turn with at most one chunk, within the stones left.
-
-    With r stones left and D the cheapest join of colour 0's chunks: another
-    colour on x is legal iff a join of at most r - 1 cells avoids x; colour 0
-    on x is legal iff x lies on a join of at most r cells, or x touches no
-    colour-0 stone (it may stay a single) and a join of at most r - 1 cells
-    avoids x and its neighbours.  Cells on no join of at most r - 1 cells
-    cannot spoil one, so only the few that do are searched again.
-    """
-    cdef int32_t n = g.ncells, r = s.limit - s.placed, cap = r + 1, m, x, v, e, D, cost
-    cdef int32_t roots[BAL_MAX_TERMINALS + 1]
-    cdef int8_t w[MAX_CELLS]
-    cdef int32_t base[MAX_CELLS]
-    cdef int32_t stack_dp[(1 << BAL_STACK_TERMINALS) * MAX_CELLS]
-    cdef int32_t stack_work[17 * MAX_CELLS + 2]
-    cdef int32_t* dp = stack_dp
-    cdef int32_t* work = stack_work
-    cdef bint touches, near, single
-    memset(ok0, 0, n)
-    memset(ok_other, 0, n)
-    if r <= 0:
-        return
-    m = _zero_chunks(s, g, roots)
-    if m == 0:
-        for x in range(n):
-            ok0[x] = ok_other[x] = s.ch.colour[x] < 0
-        return
-    if m > 2 * r + 1 or m > BAL_MAX_TERMINALS:
-        return          # a stone joins at most three chains: out of reach
-    if cap > MAX_CELLS:
-        cap = MAX_CELLS
-    single = m == 1     # then every join is empty: nothing can spoil it
-    if m > BAL_STACK_TERMINALS:
-        dp = <int32_t*>malloc(sizeof(int32_t) * (<size_t>1 << m) * n)
-        if dp == NULL:
-            return
-    memset(w, STEINER_BLOCKED, sizeof(w))
-    for v in range(n):
-        w[v] = 0 if s.ch.colour[v] == 0 else (1 if s.ch.colour[v] < 0 else STEINER_BLOCKED)
-    D = steiner_join(&s.ch, &g.geo, w, roots, m, cap, dp, work)
-    memcpy(base, dp + ((1 << m) - 1) * n, sizeof(int32_t) * n)
-    for x in range(n):
-        if s.ch.colour[x] >= 0:
-            continue
-        # Another colour on x.
-        if D <= r - 1:
-            if base[x] > r - 1 or single:
-                ok_other[x] = 1
-            else:
-                w[x] = STEINER_BLOCKED
-                ok_other[x] = steiner_join(&s.ch, &g.geo, w, roots, m, cap, dp, work) <= r - 1
-                w[x] = 1
-        # Colour 0 on x.
-        if base[x] <= r:
-            ok0[x] = 1
-            continue
-        touches = False
-        near = False
-        for e in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
-            v = g.geo.nbr[e]
-            if s.ch.colour[v] == 0:
-                touches = True
-            elif s.ch.colour[v] < 0 and base[v] <= r - 1:
-                near = True
-        if touches or D > r - 1:
-            continue
-        if not near or single:
-            ok0[x] = 1
-            continue
-        w[x] = STEINER_BLOCKED
-        for e in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
-            v = g.geo.nbr[e]
-            if w[v] == 1:
-                w[v] = STEINER_BLOCKED
-        cost = steiner_join(&s.ch, &g.geo, w, roots, m, cap, dp, work)
-        w[x] = 1
-        for e in range(g.geo.nbr_start[x], g.geo.nbr_start[x + 1]):
-            v = g.geo.nbr[e]
-            if s.ch.colour[v] < 0:
-                w[v] = 1
-        ok0[x] = cost <= r - 1
-    if dp != stack_dp:
-        free(dp)
-
-
-cdef inline bint _end_legal(const WunCore* s, const WunTables* g) noexcept nogil:
-    if s.placed == 0 or not _balance_now(s, g):
-        return True
-    cdef int32_t roots[BAL_MAX_TERMINALS + 1]
-    return _zero_chunks(s, g, roots) <= 1
+include "balance.pxi"
 
 
 # -- the Rules table ----------------------------------------------------------
 
-cdef int32_t wun_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
+cdef int32_t wunchunk_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
     cdef const WunCore* s = <const WunCore*>core
     cdef const WunTables* g = <const WunTables*>geom
     cdef int32_t n = g.ncells, c, x, k = 0
@@ -272,7 +175,7 @@ cdef int32_t wun_legal(const void* core, const void* geom, int32_t* out) noexcep
     return k
 
 
-cdef bint wun_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
+cdef bint wunchunk_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const WunCore* s = <const WunCore*>core
     cdef const WunTables* g = <const WunTables*>geom
     cdef int32_t x
@@ -291,7 +194,7 @@ cdef bint wun_is_legal(const void* core, const void* geom, int32_t a) noexcept n
     return ok0[x] if a < g.ncells else ok_other[x]
 
 
-cdef void wun_apply(void* core, const void* geom, int32_t a) noexcept nogil:
+cdef void wunchunk_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef WunCore* s = <WunCore*>core
     cdef const WunTables* g = <const WunTables*>geom
     if a == g.end_action:
@@ -316,12 +219,12 @@ cdef int _compare(const WunCore* s, const WunTables* g, int32_t a, int32_t b) no
     return 0
 
 
-cdef void wun_returns(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void wunchunk_returns(const void* core, const void* geom, double* out) noexcept nogil:
     # +1 for a sole winner; players tied for first get 0; everyone else -1.
     cdef const WunCore* s = <const WunCore*>core
     cdef const WunTables* g = <const WunTables*>geom
     cdef int32_t a, b, nbest = 0
-    cdef bint best[MAX_PLAYERS]
+    cdef bint best[WUNCHUNK_MAX_PLAYERS]
     for a in range(g.nplayers):
         best[a] = True
         for b in range(g.nplayers):
@@ -332,7 +235,7 @@ cdef void wun_returns(const void* core, const void* geom, double* out) noexcept 
         out[a] = -1.0 if not best[a] else (1.0 if nbest == 1 else 0.0)
 
 
-cdef void wun_scores(const void* core, const void* geom, double* out) noexcept nogil:
+cdef void wunchunk_scores(const void* core, const void* geom, double* out) noexcept nogil:
     # -chunks + k/4, k = players with as many chunks who lose the tie-break to this one:
     # higher is better, and equal scores are exact ties.
     cdef const WunCore* s = <const WunCore*>core
@@ -346,7 +249,7 @@ cdef void wun_scores(const void* core, const void* geom, double* out) noexcept n
         out[a] = -_chunks(s, a) + 0.25 * k
 
 
-cdef uint64_t wun_hash_full(const void* core, const void* geom) noexcept nogil:
+cdef uint64_t wunchunk_hash_full(const void* core, const void* geom) noexcept nogil:
     cdef const WunCore* s = <const WunCore*>core
     cdef const WunTables* g = <const WunTables*>geom
     cdef uint64_t z = 0
@@ -359,7 +262,7 @@ cdef uint64_t wun_hash_full(const void* core, const void* geom) noexcept nogil:
     return z
 
 
-cdef void wun_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
+cdef void wunchunk_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
     # Planes: the stones of each colour in turn order starting with the observer's,
     # empty cells, the board's cells, and the stones left in the current turn.
     cdef const WunCore* s = <const WunCore*>core
@@ -376,7 +279,7 @@ cdef void wun_observe(const void* core, const void* geom, int32_t colour, float*
         out[(P + 2) * area + at] = left
 
 
-cdef void wun_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
+cdef void wunchunk_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                       int32_t* buf, PlayoutStats* st) noexcept nogil:
     # The empty cells, ascending: outside the balance turn the legal list is
     # every colour over them, then END (then SWAP), so draw i picks colour
@@ -392,7 +295,7 @@ cdef void wun_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
             E += 1
     while playout_running(&s.h, st, max_plies):
         if _balance_now(s, g):
-            i = playout_draw(rng, st, wun_legal(s, g, buf))
+            i = playout_draw(rng, st, wunchunk_legal(s, g, buf))
             if i < 0:
                 return
             a = buf[i]
@@ -403,7 +306,7 @@ cdef void wun_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                     k += 1
                 memmove(&empties[k], &empties[k + 1], (E - k - 1) * sizeof(int32_t))
                 E -= 1
-            wun_apply(s, g, a)
+            wunchunk_apply(s, g, a)
         else:
             nplace = g.nplayers * E if s.limit > s.placed else 0
             i = playout_draw(rng, st, nplace + 1 + (1 if _swap_available(s, g) else 0))
@@ -415,119 +318,36 @@ cdef void wun_playout(void* core, const void* geom, Rng* rng, int32_t max_plies,
                 E -= 1
                 _place(s, g, c, cell)
             else:
-                wun_apply(s, g, g.end_action if i == nplace else g.swap_action)
+                wunchunk_apply(s, g, g.end_action if i == nplace else g.swap_action)
         playout_applied(&s.h, st)
 
 
-cdef Rules WUN_RULES
-WUN_RULES.core_size = sizeof(WunCore)
-WUN_RULES.legal = wun_legal
-WUN_RULES.is_legal = wun_is_legal
-WUN_RULES.apply = wun_apply
-WUN_RULES.returns = wun_returns
-WUN_RULES.scores = wun_scores
-WUN_RULES.hash_full = wun_hash_full
-WUN_RULES.observe = wun_observe
-WUN_RULES.after_turn = NULL
-WUN_RULES.playout = wun_playout
+cdef Rules WUNCHUNK_RULES = Rules(
+    core_size=sizeof(WunCore),
+    legal=wunchunk_legal,
+    is_legal=wunchunk_is_legal,
+    apply=wunchunk_apply,
+    returns=wunchunk_returns,
+    scores=wunchunk_scores,
+    hash_full=wunchunk_hash_full,
+    observe=wunchunk_observe,
+    observe_dense=False,
+    legal_mask=NULL,
+    after_turn=NULL,
+    playout=wunchunk_playout,
+    rollout=NULL,
+)
 
 
 # -- counting balance turns ---------------------------------------------------
 
-ctypedef struct _Sets:
-    int32_t ncells
-    int32_t budget
-    int32_t nempty
-    const Geometry* geo
-    int16_t parent[MAX_CELLS]      # union-find over colour-0 stones, union by size, undone on the way back
-    int16_t size[MAX_CELLS]
-    uint8_t zero[MAX_CELLS]
-    int32_t empties[MAX_CELLS]
-    int64_t count[MAX_CELLS + 1]   # count[j]: sets of j colour-0 stones after which colour 0 has <= 1 chunk
-    int64_t steps                  # sets tried, for a look at Ctrl-C every 2**16
-    bint stopped                   # a signal handler raised: unwind
-
-
-cdef inline int16_t _find(const _Sets* t, int16_t x) noexcept nogil:
-    while t.parent[x] != x:
-        x = t.parent[x]
-    return x
-
-
-cdef int32_t _join_zero(_Sets* t, int32_t x, int32_t m, int16_t* undo, int32_t* nundo) noexcept nogil:
-    """Make x a colour-0 stone; return colour 0's new chunk count."""
-    cdef int32_t e, k = 0
-    cdef int16_t a, b
-    t.zero[x] = 1
-    t.parent[x] = <int16_t>x
-    t.size[x] = 1
-    for e in range(t.geo.nbr_start[x], t.geo.nbr_start[x + 1]):
-        if not t.zero[t.geo.nbr[e]]:
-            continue
-        a = _find(t, <int16_t>t.geo.nbr[e])
-        b = _find(t, <int16_t>x)
-        if a == b:
-            continue
-        m += 1 - (t.size[a] >= 2) - (t.size[b] >= 2)
-        if t.size[a] > t.size[b]:
-            a, b = b, a
-        t.parent[a] = b
-        t.size[b] += t.size[a]
-        undo[k] = a
-        k += 1
-    nundo[0] = k
-    return m
-
-
-cdef void _sets_dfs(_Sets* t, int32_t start, int32_t j, int32_t m) noexcept nogil:
-    cdef int32_t i, k, x, nm, nundo
-    cdef int16_t undo[6]
-    cdef int16_t a
-    if m <= 1:
-        t.count[j] += 1
-    if j == t.budget:
-        return
-    for i in range(start, t.nempty):
-        t.steps += 1
-        if t.stopped or (t.steps & 0xFFFF) == 0 and interrupted():
-            t.stopped = True
-            return
-        x = t.empties[i]
-        nm = _join_zero(t, x, m, undo, &nundo)
-        # Each further stone removes at most two chunks.
-        if nm <= 2 * (t.budget - j - 1) + 1:
-            _sets_dfs(t, i + 1, j + 1, nm)
-        for k in range(nundo - 1, -1, -1):
-            a = undo[k]
-            t.size[t.parent[a]] -= t.size[a]
-            t.parent[a] = a
-        t.zero[x] = 0
-
-
-cdef void _count_zero_sets(const WunCore* s, const WunTables* g, _Sets* t) noexcept nogil:
-    cdef int32_t c, m = 0, nundo
-    cdef int16_t undo[6]
-    t.ncells = g.ncells
-    t.geo = &g.geo
-    t.nempty = 0
-    t.steps = 0
-    t.stopped = False
-    memset(t.count, 0, sizeof(t.count))
-    memset(t.zero, 0, sizeof(t.zero))
-    for c in range(g.ncells):
-        if s.ch.colour[c] < 0:
-            t.empties[t.nempty] = c
-            t.nempty += 1
-    for c in range(g.ncells):
-        if s.ch.colour[c] == 0:
-            m = _join_zero(t, c, m, undo, &nundo)
-    _sets_dfs(t, 0, 0, m)
+include "turn_counting.pxi"
 
 
 # -- Python side --------------------------------------------------------------
 
 _SIZE = Param("size", 6, "side of the hexhex board (3-4 players: 7 or 8)", lo=5, hi=MAX_SIDE)
-_PLAYERS = Param("players", 2, "number of players (3 or 4 need size 7 or 8)", lo=2, hi=MAX_PLAYERS)
+_PLAYERS = Param("players", 2, "number of players (3 or 4 need size 7 or 8)", lo=2, hi=WUNCHUNK_MAX_PLAYERS)
 _OPENING = Param("opening", "pie", "'pie': player 1 may swap after player 0's first turn (2 players); "
                  "'balance': player 0's second turn must leave colour 1 with at most one chunk",
                  kind=str, choices=("pie", "balance"))
@@ -584,8 +404,8 @@ cdef class WunchunkGame(Game):
         for k in range(MAX_CELLS + 1):
             self.g.z_placed[k] = splitmix64(&x)
             self.g.z_limit[k] = splitmix64(&x)
-        zobrist_fill(self.g.z_passes, MAX_PLAYERS + 1, &x)
-        zobrist_fill(self.g.z_turn, MAX_PLAYERS + 2, &x)
+        zobrist_fill(self.g.z_passes, WUNCHUNK_MAX_PLAYERS + 1, &x)
+        zobrist_fill(self.g.z_turn, WUNCHUNK_MAX_PLAYERS + 2, &x)
 
         start = _START_2[size] if P == 2 else (_START_3 if P == 3 else _START_4)
         board_json = {name: colour + 1 for colour, pair in enumerate(start) for name in pair}
@@ -596,7 +416,7 @@ cdef class WunchunkGame(Game):
         self.observation_shape = (P + 3, board.geo.height, board.geo.width)
         self._state_type = WunchunkState
         names = tuple(f"{c + 1}{name}" for c in range(P) for name in board.names) + ("end", "swap")
-        self._set_rules(&WUN_RULES, &self.g, initial, names, -1, self.g.end_action)
+        self._set_rules(&WUNCHUNK_RULES, &self.g, initial, names, -1, self.g.end_action)
 
     def _core_from_position(self, reader):
         """A core from ``{"board": {cell: colour digit}, "to_move": player}``.
@@ -632,7 +452,7 @@ cdef class WunchunkGame(Game):
         s.limit = 0 if over else _chunks(&s, s.h.to_move)
         if self.g.balance and not over and turn <= P:
             self._check_balance_reach(reader, &s)
-        s.h.hash = wun_hash_full(&s, &self.g)
+        s.h.hash = wunchunk_hash_full(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(WunCore))
 
     cdef _check_balance_reach(self, reader, WunCore* s):
@@ -647,7 +467,7 @@ cdef class WunchunkGame(Game):
         ``(2 * chunks + singles + stones placed) // 2`` bounds each colour's
         chunks at every later turn start.
         """
-        cdef int32_t P = self.g.nplayers, t, k, colour, placed = 0
+        cdef int32_t P = self.g.nplayers, t, placed = 0
         if s.h.to_move != s.turn % P:
             raise reader.fail(f"in the balance opening player {s.turn % P} moves at turn {s.turn}")
         potential = [2 * _chunks(s, k) + s.hist.count[k][1] for k in range(P)]
@@ -686,7 +506,7 @@ cdef class WunchunkState(State):
     def _arrays(self):
         """[chunks, chains of size 1, 2, ..., L] per colour, L = the longest chain on the board."""
         cdef WunCore* s = self._s()
-        cdef int32_t P = self._g().nplayers, c, k, top = 0
+        cdef int32_t P = self._g().nplayers, c, top = 0
         for c in range(self._g().ncells):
             if s.ch.colour[c] >= 0 and s.ch.size[s.ch.root[c]] > top:
                 top = s.ch.size[s.ch.root[c]]

@@ -1,0 +1,99 @@
+# cython: language_level=3
+"""The search's C layout (ludens._mcts, built from pyx/search/): a tree's
+nodes in a flat arena, the data every tree of a search reads, and the MCTS
+object holding them.  Declared here for ``ludens._testing``, which runs the
+search's rollouts on their own."""
+
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
+
+from ludens._limits cimport MAX_PLAYERS
+from ludens._rng cimport Rng
+from ludens._simulate cimport Hashes
+from ludens._state cimport Game, Rules, State
+
+cdef extern from *:
+    """typedef volatile int ludens_flag;"""
+    ctypedef int ludens_flag
+
+cdef enum:
+    F_INIT = 1              # the node's state has been seen: mover and flags are known
+    F_TERMINAL = 2          # the game is over here
+    F_PROVEN = 4            # exact value known (terminal, or by the solver): in pv
+    F_HORIZON = 8           # at max_plies: scored as a draw, never expanded
+    F_PENDING = 16          # PUCT: waiting in the current batch for the evaluator
+
+ctypedef struct Node:
+    int32_t parent          # -1 for the root
+    int32_t first           # index of the first child, -1 until expanded
+    int32_t nchildren
+    int32_t ntried          # UCT: children [0, ntried) have been visited (their order is shuffled)
+    int32_t action          # the action that leads here from the parent
+    int32_t visits
+    float prior             # PUCT prior of this node's action at the parent
+    int8_t mover            # seat to move in this node's state, -1 when over
+    uint8_t flags
+    int16_t _pad
+
+ctypedef struct Shared:     # read-only while trees run
+    const Rules* R
+    const void* geom
+    const void* root_core
+    const uint64_t* prefix  # turn hashes before the root (repetition rules)
+    int32_t nprefix
+    int32_t P
+    int32_t A
+    int32_t horizon         # plies a simulation may take below the root
+    double c_uct
+    double c_puct
+    bint exact              # roll out with the exact playout even where a game has a faster rollout
+    ludens_flag stop
+
+ctypedef struct Tree:
+    Node* nodes
+    double* W               # per node, P value sums by seat
+    int8_t* pv              # per node, P proven values by seat (when F_PROVEN)
+    int64_t n
+    int64_t cap
+    int64_t limit           # the memory cap, in nodes
+    Rng rng
+    void* core              # the state of the current simulation
+    int32_t* buf            # num_actions ints
+    Hashes hx               # prefix + turn hashes of the current simulation (repetition rules),
+    int32_t nh              # with room for the whole horizon (so playouts never grow it)
+    int64_t sims
+    int64_t target
+    int32_t stuck
+    int32_t full            # the cap stopped an expansion
+    ludens_flag solved      # the root is proven (read by the main thread while the tree's thread runs)
+    double value[MAX_PLAYERS]
+    char _pad[64]           # keeps the counters of trees run by different threads off one cache line
+
+
+cdef void simulation_start(Tree* T, const Shared* S) noexcept nogil
+cdef void rollout(Tree* T, const Shared* S, int32_t max_plies) noexcept nogil
+
+
+cdef class MCTS:
+    cdef Shared S
+    cdef Tree* trees
+    cdef int ntrees
+    cdef State _root
+    cdef Game game
+    cdef int32_t _max_plies
+    cdef int32_t _depth             # plies from the starting position to the root
+    cdef object _evaluator
+    cdef int _batch
+    cdef int64_t _limit
+    cdef object _default_sims
+    cdef object _default_seconds
+    cdef uint64_t _seed
+    cdef object _obs, _mask, _players
+    cdef int32_t* _leaves
+    cdef public double seconds_spent
+
+    cdef void _bind_root(self)
+    cdef int _alloc_tree(self, Tree* T) except -1
+    cdef bint _root_proven(self)
+    cdef _run_uct(self, deadline)
+    cdef _run_puct(self, deadline)
+    cdef tuple _merged(self)
