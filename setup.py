@@ -123,31 +123,32 @@ def extension(name, source):
     )
 
 
-def translated(extensions):
-    """The extension modules to compile: the unchanged ones from their C files of the last build,
-    the others translated now (in parallel), each C file's fingerprint recorded beside it."""
-    fresh, changed, stamps = [], [], {}
+def translate(extensions):
+    """Point each extension at its C file: the unchanged ones at the C file of the last build,
+    the others at a new translation (made in parallel), each C file's fingerprint recorded
+    beside it.  The Extension objects are updated in place: build_ext has already prepared them."""
+    changed, stamps = [], {}
     for ext in extensions:
         name = ext.name.removeprefix("ludens.")
         source = MODULES[name]
         c_file = Path(CYTHON_DIR) / "pyx" / Path(source).with_suffix(".c")
         stamp = c_file.with_suffix(".fingerprint")
-        stamps[name] = (stamp, _fingerprint(name, source))
-        if c_file.exists() and stamp.exists() and stamp.read_text() == stamps[name][1]:
+        stamps[ext.name] = (stamp, _fingerprint(name, source))
+        if c_file.exists() and stamp.exists() and stamp.read_text() == stamps[ext.name][1]:
             ext.sources = [str(c_file)]
-            fresh.append(ext)
         else:
             changed.append(ext)
     if not changed:
-        return fresh
+        return
     # Parallel translation forks workers; elsewhere (spawn) it would re-run this script.
     nthreads = JOBS if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else 0
     built = cythonize(changed, include_path=["src"], compiler_directives=DIRECTIVES,
                       build_dir=CYTHON_DIR, nthreads=nthreads)
-    for ext in built:
-        stamp, fingerprint = stamps[ext.name.removeprefix("ludens.")]
+    for ext, new in zip(changed, built):
+        assert ext.name == new.name, (ext.name, new.name)
+        ext.sources = new.sources
+        stamp, fingerprint = stamps[ext.name]
         stamp.write_text(fingerprint)
-    return fresh + built
 
 
 class BuildExt(build_ext):
@@ -155,7 +156,7 @@ class BuildExt(build_ext):
     so that an sdist or the package metadata need no translation)."""
 
     def run(self):
-        self.extensions[:] = translated(self.extensions)
+        translate(self.extensions)
         super().run()
 
 
