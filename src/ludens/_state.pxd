@@ -164,6 +164,11 @@ ctypedef void (*playout_fn)(void* core, const void* geom, Rng* rng, int32_t max_
 # (``out`` unset) when the game was cut at ``max_plies``.
 ctypedef bint (*rollout_fn)(void* core, const void* geom, Rng* rng, int32_t max_plies,
                             int32_t* buf, double* out) noexcept nogil
+# Game knowledge for search (optional): a non-negative weight for each of the ``n``
+# legal actions ``actions`` (ascending) of a live position, into ``out[0..n)``;
+# the search normalises them (progressive bias, priors).  Never writes elsewhere.
+ctypedef void (*prior_fn)(const void* core, const void* geom, const int32_t* actions, int32_t n,
+                          float* out) noexcept nogil
 
 ctypedef struct Rules:
     size_t core_size
@@ -179,6 +184,9 @@ ctypedef struct Rules:
     after_turn_fn after_turn   # optional: sees the hashes before every turn so far (repetition rules)
     playout_fn playout         # optional: a faster random playout with the generic one's draws
     rollout_fn rollout         # optional: a rollout for search (ludens._mcts), same distribution only
+    prior_fn priors            # optional: game knowledge, a weight per legal action (search priors)
+    rollout_fn policy_rollout  # optional: game knowledge, a playout guided by it (any distribution,
+                               # legal actions only), with rollout's signature and results
 
 
 cdef inline void write_observation(const Rules* R, const void* core, const void* geom, int32_t colour,

@@ -320,6 +320,8 @@ cdef Rules HEX_RULES = Rules(
     after_turn=NULL,
     playout=hex_playout,
     rollout=hex_rollout,
+    priors=NULL,
+    policy_rollout=NULL,
 )
 
 

@@ -144,6 +144,8 @@ cdef Rules SYMPLEHEX_RULES = Rules(
     after_turn=NULL,
     playout=symplehex_playout,
     rollout=NULL,
+    priors=NULL,
+    policy_rollout=NULL,
 )
 
 

@@ -231,6 +231,8 @@ cdef Rules OUST_RULES = Rules(
     after_turn=NULL,
     playout=oust_playout,
     rollout=NULL,
+    priors=NULL,
+    policy_rollout=NULL,
 )
 
 

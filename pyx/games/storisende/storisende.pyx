@@ -324,6 +324,8 @@ cdef Rules STORISENDE_RULES = Rules(
     after_turn=storisende_after_turn,       # the threefold repetition
     playout=NULL,
     rollout=NULL,
+    priors=NULL,
+    policy_rollout=NULL,
 )
 
 # threefold=False: the same rules without the repetition ending.

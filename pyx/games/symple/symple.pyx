@@ -115,6 +115,8 @@ cdef Rules SYMPLE_RULES = Rules(
     after_turn=NULL,
     playout=symple_playout,
     rollout=NULL,
+    priors=NULL,
+    policy_rollout=NULL,
 )
 
 

@@ -271,6 +271,8 @@ cdef Rules TIPTOPTOE_RULES = Rules(
     after_turn=NULL,
     playout=tiptoptoe_playout,
     rollout=NULL,
+    priors=NULL,
+    policy_rollout=NULL,
 )
 
 

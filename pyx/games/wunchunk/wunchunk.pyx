@@ -336,6 +336,8 @@ cdef Rules WUNCHUNK_RULES = Rules(
     after_turn=NULL,
     playout=wunchunk_playout,
     rollout=NULL,
+    priors=NULL,
+    policy_rollout=NULL,
 )
 
 
