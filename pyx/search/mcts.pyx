@@ -10,7 +10,8 @@ one) exactly as ``ludens.simulate`` does.  Everything below ``run`` is
 
 The parts: the arena (arena.pxi), the steps of a simulation both selection
 rules share (simulation.pxi), UCT (uct.pxi), PUCT with an evaluator
-(puct.pxi); this file is the Python class.  The C layout is declared in
+(puct.pxi), many PUCT searches advanced together (batched.pxi); this file
+is the Python class.  The C layout is declared in
 src/ludens/_mcts.pxd.
 """
 
@@ -45,6 +46,7 @@ include "arena.pxi"
 include "simulation.pxi"
 include "uct.pxi"
 include "puct.pxi"
+include "batched.pxi"
 
 
 # -- the Python class -------------------------------------------------------------

@@ -10,7 +10,7 @@
 
 from ludens._board import Board
 from ludens.branching import BranchingRow, branching, branching_table
-from ludens._mcts import MCTS
+from ludens._mcts import MCTS, BatchedMCTS
 from ludens._registry import games, load
 from ludens._simulate import Rng
 from ludens._solver import Solver
@@ -27,6 +27,7 @@ from ludens.sweeps import sweep
 __version__ = "0.1.0"
 
 __all__ = [
+    "BatchedMCTS",
     "Board",
     "BranchingRow",
     "Game",
