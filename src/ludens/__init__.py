@@ -15,7 +15,8 @@ from ludens._registry import games, load
 from ludens._simulate import Rng
 from ludens._state import Game, State
 from ludens._vector import VectorEnv
-from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError, PositionError
+from ludens.errors import (IllegalActionError, LudensError, NotationError, ParameterError, PositionError,
+                           RecordError)
 from ludens import bots
 from ludens.matches import MatchResult, match
 from ludens.pictures import svg
@@ -36,6 +37,7 @@ __all__ = [
     "NotationError",
     "ParameterError",
     "PositionError",
+    "RecordError",
     "Rng",
     "SimulationResult",
     "State",
