@@ -8,7 +8,7 @@
     ludens match GAME BOT_A BOT_B [-p ...] -n N [--seed S] [--threads T] [--max-plies M] [--json]
     ludens analyse GAME [-p ...] [--moves "m1 m2 ..."] [--seconds S | --simulations N] [--top K] [--solve S]
     ludens replay FILE.jsonl[.gz] [--html OUT.html [--record N]]
-    ludens render GAME [-p key=value ...] [--moves "m1 m2 ..."] [-o OUT.svg] [--size PX]
+    ludens render GAME [-p key=value ...] [--moves "m1 m2 ..."] [-o OUT.svg] [--size PX] [--names]
                        [--legal] [--no-coordinates] [--no-last-turn] [--no-labels]
     ludens branching GAME [-p key=value[,value...] ...] [-n N] [--seed S] [--limit L] [--json]
     ludens bench [GAME ...]
@@ -473,7 +473,8 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     game = _one_game(args)
     state = _play(game, args.moves.split(), "--moves")
     picture = pictures.svg(state, size=args.size, coordinates=not args.no_coordinates,
-                           last_turn=not args.no_last_turn, legal=args.legal, labels=not args.no_labels)
+                           last_turn=not args.no_last_turn, legal=args.legal, labels=not args.no_labels,
+                           names=args.names)
     _write(args.output, picture, out)
     return 0
 
@@ -588,6 +589,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--no-coordinates", action="store_true", help="no row and column names")
     d.add_argument("--no-last-turn", action="store_true", help="do not outline the last turn's cells")
     d.add_argument("--no-labels", action="store_true", help="no letters or numbers on the cells")
+    d.add_argument("--names", action="store_true", help="every cell's name printed on it (to learn the notation)")
 
     br = sub.add_parser("branching", help="distinct legal turns per turn, legal actions per decision",
                         description="Sample positions from random games and measure branching, "
