@@ -18,9 +18,9 @@ from ludens.errors import LudensError, ParameterError
 
 __all__ = ["Bot", "RandomBot", "MCTSBot", "SolverBot", "load", "SPEC_HELP"]
 
-SPEC_HELP = ("a bot spec: 'random', 'mcts' or 'ab', optionally with settings after a colon, "
+SPEC_HELP = ("a bot spec: 'random', 'mcts', 'ab' or 'az:NETWORK', optionally with settings after a colon, "
              "e.g. 'mcts:seconds=0.5', 'mcts:simulations=2000,threads=2,exploration=0.8', 'random:seed=3', "
-             "'ab:seconds=1', 'ab:nodes=100000,max_mib=16'")
+             "'ab:seconds=1', 'ab:nodes=100000,max_mib=16', 'az:tiptoptoe,simulations=400'")
 
 
 class Bot:
@@ -131,6 +131,39 @@ class MCTSBot(Bot):
         return MCTSBot(seed=seed, reuse=self.reuse, **self.settings)
 
 
+class NetworkBot(MCTSBot):
+    """PUCT guided by a policy-value network (``ludens.nets``): spec
+    ``az:NAME`` (a shipped network, see ``ludens.nets.shipped()``) or
+    ``az:network=PATH``, with ``simulations`` (default 400), ``c_puct`` and
+    ``batch_size`` (default 1: a search exactly as AlphaZero's).  The network
+    must be one for the game played (its observation shape)."""
+
+    def __init__(self, network: Any = None, seed: int = 0, reuse: bool = True, **settings: Any):
+        from ludens import nets
+        if network is None:
+            raise ParameterError("an az bot needs a network: 'az:NAME' or 'az:network=PATH'")
+        net = network if isinstance(network, nets.Network) else nets.load(str(network))
+        settings.setdefault("simulations", 400)
+        settings.setdefault("batch_size", 1)
+        super().__init__(seed=seed, reuse=reuse, evaluator=net, **settings)
+        self.network = net
+        self._spec_network = network if isinstance(network, str) else None
+        label = self._spec_network or "network"
+        spec = ",".join(f"{k}={v}" for k, v in settings.items())
+        self.name = f"az:{label},{spec}"
+
+    def step(self, state: State) -> int:
+        _check_live(state)
+        if tuple(state.game.observation_shape) != self.network.input_shape:
+            raise ParameterError(f"the network takes observations of shape {self.network.input_shape}, "
+                                 f"not {tuple(state.game.observation_shape)} ({state.game.name})")
+        return super().step(state)
+
+    def reseeded(self, seed: int) -> "NetworkBot":
+        settings = {k: v for k, v in self.settings.items() if k != "evaluator"}
+        return NetworkBot(self.network, seed=seed, reuse=self.reuse, **settings)
+
+
 class SolverBot(Bot):
     """``ludens.Solver`` (alpha-beta, exact) at every decision: spec ``ab``.
 
@@ -193,7 +226,7 @@ def _value(text: str) -> Union[int, float, bool, str]:
     return text.strip()
 
 
-_KINDS: dict[str, type[Bot]] = {"random": RandomBot, "mcts": MCTSBot, "ab": SolverBot}
+_KINDS: dict[str, type[Bot]] = {"random": RandomBot, "mcts": MCTSBot, "ab": SolverBot, "az": NetworkBot}
 
 
 def load(spec: Union[str, Bot], seed: Optional[int] = None) -> Bot:
@@ -209,8 +242,11 @@ def load(spec: Union[str, Bot], seed: Optional[int] = None) -> Bot:
     if cls is None:
         raise ParameterError(f"unknown bot {kind!r} in {spec!r}; {SPEC_HELP}")
     settings: dict[str, Any] = {}
-    for item in filter(None, (p.strip() for p in rest.split(","))):
+    for n, item in enumerate(filter(None, (p.strip() for p in rest.split(",")))):
         key, sep, text = item.partition("=")
+        if cls is NetworkBot and n == 0 and not sep:      # az:NAME
+            settings["network"] = item
+            continue
         if not sep or not key.strip():
             raise ParameterError(f"bot spec {spec!r}: {item!r} is not key=value")
         settings[key.strip()] = _value(text)

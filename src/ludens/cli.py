@@ -24,6 +24,7 @@ import itertools
 import json
 import os
 import sys
+from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NoReturn, Optional, Sequence, TextIO
 
 import ludens
@@ -510,6 +511,34 @@ def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# -- train --------------------------------------------------------------------
+
+def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
+    game = _one_game(args)
+    try:
+        from ludens import train
+    except ImportError as e:
+        raise UsageError(str(e)) from None
+    net: dict[str, Any] = {}
+    for item in args.net:
+        key, sep, text = item.partition("=")
+        if not sep:
+            raise UsageError(f"--net takes KEY=VALUE, not {item!r}")
+        net[key.strip()] = [int(v) for v in text.split("x")] if key.strip() == "hidden" else int(text)
+    config = train.TrainConfig(arch=args.arch, net=net, iterations=args.iterations, games=args.games,
+                               parallel=args.parallel, simulations=args.simulations, steps=args.steps,
+                               batch=args.batch, learning_rate=args.lr, eval_every=args.eval_every,
+                               eval_games=args.eval_games, eval_simulations=args.eval_simulations,
+                               opponents=args.vs or ["random"], minutes=args.minutes, seed=args.seed)
+    for arg in ("iterations", "games", "parallel", "simulations", "batch", "eval_games", "eval_simulations"):
+        if getattr(args, arg) < 1:
+            raise UsageError(f"--{arg.replace('_', '-')} must be at least 1")
+    last = train.train(game, config, Path(args.out), progress=not args.no_progress)
+    print(f"trained {last!r}: {Path(args.out) / 'latest.lnet'}, curve in {Path(args.out) / 'curve.jsonl'}",
+          file=out)
+    return 0
+
+
 # -- main ---------------------------------------------------------------------
 
 def build_parser() -> argparse.ArgumentParser:
@@ -610,6 +639,30 @@ def build_parser() -> argparse.ArgumentParser:
                     help="count at most this many turns per position; more is reported as over the limit")
     br.add_argument("--json", action="store_true", help="print the rows as JSON")
 
+    t = sub.add_parser("train", help="AlphaZero training (the train extra: JAX, optax)",
+                       description="Train a policy-value network by self-play on the batched search; "
+                                   "checkpoints in the .lnet format, the learning curve as JSON lines and a plot.")
+    game_args(t)
+    t.add_argument("--out", default="train-out", help="folder for checkpoints and the curve (default train-out)")
+    t.add_argument("--arch", choices=["mlp", "resnet"], default="mlp", help="network architecture (default mlp)")
+    t.add_argument("--net", action="append", default=[], metavar="KEY=VALUE",
+                   help="architecture setting: hidden=128x128 (mlp), channels=, blocks=, value_hidden= (resnet)")
+    t.add_argument("--iterations", type=int, default=20, help="self-play + training iterations (default 20)")
+    t.add_argument("--games", type=int, default=64, help="self-play games per iteration (default 64)")
+    t.add_argument("--parallel", type=int, default=64, help="self-play games in play at once (default 64)")
+    t.add_argument("--simulations", type=int, default=64, help="PUCT simulations per self-play move (default 64)")
+    t.add_argument("--steps", type=int, default=100, help="gradient steps per iteration (default 100)")
+    t.add_argument("--batch", type=int, default=256, help="positions per gradient step (default 256)")
+    t.add_argument("--lr", type=float, default=1e-3, help="learning rate (default 0.001)")
+    t.add_argument("--eval-every", type=int, default=5, help="iterations between evaluations (default 5)")
+    t.add_argument("--eval-games", type=int, default=20, help="games per evaluation match (default 20)")
+    t.add_argument("--eval-simulations", type=int, default=64, help="the network's simulations per move there")
+    t.add_argument("--vs", action="append", default=[], metavar="BOT",
+                   help="a fixed bot to evaluate against (repeatable; default random)")
+    t.add_argument("--minutes", type=float, default=None, help="stop after this much wall time")
+    t.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    t.add_argument("--no-progress", action="store_true", help="no progress bar")
+
     b = sub.add_parser("bench", help="playout speed", description="Measure random-playout speed.")
     b.add_argument("games", nargs="*", metavar="GAME", help="games to measure (default: all)")
     b.add_argument("--seconds", type=float, default=1.0, help="time per figure (default 1)")
@@ -637,6 +690,7 @@ COMMANDS: dict[str, Handler] = {
     "render": _output_only(cmd_render),
     "branching": _output_only(cmd_branching),
     "bench": _output_only(cmd_bench),
+    "train": _output_only(cmd_train),
 }
 
 
