@@ -1,10 +1,12 @@
 """The argument checks of ludens' public entry points, each written once: an
-integer in a range (``index_in``) and a finite real number (``number_in``)."""
+integer in a range (``index_in``), a finite real number (``number_in``) and
+the cap of a thread count (``usable_cpus``)."""
 
 from __future__ import annotations
 
 import math
 import operator
+import os
 from typing import Any, Optional
 
 from ludens.errors import ParameterError
@@ -64,3 +66,11 @@ def short_repr(value: Any) -> str:
     except ValueError:          # e.g. an int too long to print
         return f"a {type(value).__name__} too large to show"
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on: the default, and the cap, of every ``threads``
+    (more threads than cores cannot run faster and break time budgets)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1

@@ -44,3 +44,10 @@ class ParameterError(LudensError):
     """A game parameter, or another argument of a call (a player, a cell, a
     direction, an ``out=`` array, a generator state), is unknown, of the wrong
     kind or out of range."""
+
+
+class EvaluatorError(LudensError):
+    """An ``MCTS`` evaluator returned what the search cannot use (wrong shape
+    or type, NaN or infinite numbers, values outside [-1, 1]), or called back
+    into the search that is calling it (``run()`` or ``advance()`` from inside
+    the evaluator)."""
