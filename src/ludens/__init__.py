@@ -9,10 +9,12 @@
 """
 
 from ludens._board import Board
+from ludens.analyses import Analysis, AnalysisRow, analyse
 from ludens.branching import BranchingRow, branching, branching_table
 from ludens._mcts import MCTS
 from ludens._registry import games, load
 from ludens._simulate import Rng
+from ludens._solver import Solver
 from ludens._state import Game, State
 from ludens._vector import VectorEnv
 from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError, PositionError
@@ -26,6 +28,8 @@ from ludens.sweeps import sweep
 __version__ = "0.1.0"
 
 __all__ = [
+    "Analysis",
+    "AnalysisRow",
     "Board",
     "BranchingRow",
     "Game",
@@ -38,11 +42,13 @@ __all__ = [
     "PositionError",
     "Rng",
     "SimulationResult",
+    "Solver",
     "State",
     "VectorEnv",
     "branching",
     "branching_table",
     "bots",
+    "analyse",
     "games",
     "load",
     "match",
