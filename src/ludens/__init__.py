@@ -9,6 +9,7 @@
 """
 
 from ludens._board import Board
+from ludens.analyses import Analysis, AnalysisRow, analyse
 from ludens.branching import BranchingRow, branching, branching_table
 from ludens._mcts import MCTS
 from ludens._registry import games, load
@@ -27,6 +28,8 @@ from ludens.sweeps import sweep
 __version__ = "0.1.0"
 
 __all__ = [
+    "Analysis",
+    "AnalysisRow",
     "Board",
     "BranchingRow",
     "Game",
@@ -45,6 +48,7 @@ __all__ = [
     "branching",
     "branching_table",
     "bots",
+    "analyse",
     "games",
     "load",
     "match",

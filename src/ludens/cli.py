@@ -6,9 +6,9 @@
     ludens play GAME [-p ...] [--vs random|mcts|human] [--seat 0|1] [--seed S] [--save FILE]
                      [--seconds S | --simulations N] [--threads T]
     ludens match GAME BOT_A BOT_B [-p ...] -n N [--seed S] [--threads T] [--max-plies M] [--json]
-    ludens analyse GAME [-p ...] [--moves "m1 m2 ..."] [--seconds S | --simulations N] [--top K]
+    ludens analyse GAME [-p ...] [--moves "m1 m2 ..."] [--seconds S | --simulations N] [--top K] [--solve S]
     ludens replay FILE.jsonl[.gz] [--html OUT.html [--record N]]
-    ludens render GAME [-p key=value ...] [--moves "m1 m2 ..."] [-o OUT.svg] [--size PX]
+    ludens render GAME [-p key=value ...] [--moves "m1 m2 ..."] [-o OUT.svg] [--size PX] [--names]
                        [--legal] [--no-coordinates] [--no-last-turn] [--no-labels]
     ludens branching GAME [-p key=value[,value...] ...] [-n N] [--seed S] [--limit L] [--json]
     ludens bench [GAME ...]
@@ -354,22 +354,17 @@ def cmd_analyse(args: argparse.Namespace, out: TextIO) -> int:
     game = _one_game(args)
     if args.top < 1:
         raise UsageError("--top must be at least 1")
+    if not args.solve >= 0 or args.solve == float("inf"):
+        raise UsageError("--solve must be a non-negative number of seconds")
     state = _play(game, args.moves.split(), "--moves")
     if state.is_terminal():
         raise UsageError("--moves: the game is over in that position")
     settings = _search_settings(args)
-    search = ludens.MCTS(state, seed=args.seed, threads=settings.pop("threads"))
-    search.run(**settings)
+    result = ludens.analyse(state, seed=args.seed, top=args.top, solver_seconds=args.solve, **settings)
     print(state, file=out)
-    proven = None if search.proven is None else \
-        {1.0: "a proven win", 0.0: "a proven draw", -1.0: "a proven loss"}.get(search.proven)
-    print(f"player {search.player} to move: expected value {search.root_value:+.3f}"
-          f"{f' ({proven})' if proven else ''}; {search.simulations:,} simulations, {search.nodes:,} nodes, "
-          f"{search.seconds_spent:.2f} s", file=out)
-    print(f"{'action':>10}{'visits':>10}{'value':>9}", file=out)
-    for move, visits, value in search.top(args.top):
-        print(f"{move:>10}{visits:>10,}{value:>+9.3f}", file=out)
-    print(f"principal variation: {search.principal_variation() or '-'}", file=out)
+    print(result.summary(), file=out)
+    print(result.table(), file=out)
+    print(f"principal variation: {result.principal_variation or '-'}", file=out)
     return 0
 
 
@@ -478,7 +473,8 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     game = _one_game(args)
     state = _play(game, args.moves.split(), "--moves")
     picture = pictures.svg(state, size=args.size, coordinates=not args.no_coordinates,
-                           last_turn=not args.no_last_turn, legal=args.legal, labels=not args.no_labels)
+                           last_turn=not args.no_last_turn, legal=args.legal, labels=not args.no_labels,
+                           names=args.names)
     _write(args.output, picture, out)
     return 0
 
@@ -565,11 +561,14 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     an = sub.add_parser("analyse", aliases=["analyze"], help="the best moves of a position by search",
-                        description="Search a position and list its most visited moves with their values.")
+                        description="Solve a position exactly if the solver can, search it, and list its best "
+                                    "moves with their values, proven or estimated.")
     game_args(an)
     an.add_argument("--moves", default="", metavar="MOVES", help="the turns to play first, separated by spaces")
     an.add_argument("--top", type=int, default=10, help="moves to list (default 10)")
     an.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
+    an.add_argument("--solve", type=float, default=0.5, metavar="S",
+                    help="seconds for the exact solver first (default 0.5; 0: none); proven values are marked")
     search_args(an)
 
     r = sub.add_parser("replay", help="replay reference-format game records",
@@ -590,6 +589,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--no-coordinates", action="store_true", help="no row and column names")
     d.add_argument("--no-last-turn", action="store_true", help="do not outline the last turn's cells")
     d.add_argument("--no-labels", action="store_true", help="no letters or numbers on the cells")
+    d.add_argument("--names", action="store_true", help="every cell's name printed on it (to learn the notation)")
 
     br = sub.add_parser("branching", help="distinct legal turns per turn, legal actions per decision",
                         description="Sample positions from random games and measure branching, "
