@@ -424,6 +424,13 @@ cdef class MCTS:
         return np.where(np.isnan(proven[acts]), out, proven[acts])
 
     @property
+    def proven_values(self):
+        """The proven value of each root action for the root player (+1, 0, -1),
+        NaN where it is an estimate (aligned with ``actions``)."""
+        _, _, proven = self._merged()
+        return proven[self._root.legal_actions()]
+
+    @property
     def proven(self):
         """The root's proven value for the root player (+1, 0, -1), or None."""
         cdef int k, p = self._root.current_player
@@ -454,12 +461,17 @@ cdef class MCTS:
 
     @property
     def best_action(self):
-        """A proven win if there is one, else the most visited action that is
-        not a proven loss (ties: the better mean)."""
+        """A proven win if there is one (one that ends the game at once first),
+        else the most visited action that is not a proven loss (ties: the
+        better mean)."""
         visits, sums, proven = self._merged()
         acts = self._root.legal_actions()
         won = acts[proven[acts] >= 1]
+        cdef int32_t c
         if len(won):
+            c = proof_child(&self.trees[0], &self.S, 0)
+            if c >= 0 and self.trees[0].nodes[c].flags & F_TERMINAL:
+                return int(self.trees[0].nodes[c].action)
             return int(won[0])
         ok = acts[~(proven[acts] <= -1)]
         if not len(ok):
@@ -470,7 +482,7 @@ cdef class MCTS:
         return int(ok[order[0]])
 
     def principal_variation(self, max_turns=None):
-        """The most visited line from the root, as space-separated turns (a
+        """The best line from the root (``pv_actions``), as space-separated turns (a
         turn the line leaves unfinished ends in ',...')."""
         actions = self.pv_actions()
         s = self._root.clone()
@@ -488,8 +500,10 @@ cdef class MCTS:
         return " ".join(turns)
 
     def pv_actions(self):
-        """The most visited line from the root as atomic actions (tree 0's
-        below the root's best action)."""
+        """The best line from the root as atomic actions: the root's best
+        action, then tree 0's line below it, which follows the proof through
+        proven positions (a move keeping the proven value, one that ends the
+        game first) and the most visited child elsewhere."""
         cdef Tree* T = &self.trees[0]
         cdef int32_t x, j, c, best
         out = [self.best_action] if self._root.current_player >= 0 and self.simulations else []
@@ -499,8 +513,8 @@ cdef class MCTS:
                 if T.nodes[T.nodes[0].first + j].action == out[0]:
                     x = T.nodes[0].first + j
         while x >= 0 and T.nodes[x].first >= 0 and not T.nodes[x].flags & F_TERMINAL:
-            best = -1
-            for j in range(T.nodes[x].nchildren):
+            best = proof_child(T, &self.S, x)
+            for j in range(T.nodes[x].nchildren if best < 0 else 0):
                 c = T.nodes[x].first + j
                 if T.nodes[c].visits > 0 and (best < 0 or T.nodes[c].visits > T.nodes[best].visits):
                     best = c

@@ -116,6 +116,27 @@ cdef void solve_up(Tree* T, const Shared* S, int32_t x) noexcept nogil:
         x = parent
 
 
+cdef int32_t proof_child(const Tree* T, const Shared* S, int32_t x) noexcept nogil:
+    """The child of a proven node ``x`` that its proof goes through: a proven child
+    with the same value for ``x``'s mover, one that ends the game first, then the
+    most visited; -1 if ``x`` is not proven (or not expanded)."""
+    cdef int32_t j, c, best = -1, m = T.nodes[x].mover
+    cdef int8_t want
+    cdef const Node* n
+    if not T.nodes[x].flags & F_PROVEN or T.nodes[x].first < 0 or m < 0:
+        return -1
+    want = T.pv[<int64_t>x * S.P + m]
+    for j in range(T.nodes[x].nchildren):
+        c = T.nodes[x].first + j
+        n = &T.nodes[c]
+        if not n.flags & F_PROVEN or T.pv[<int64_t>c * S.P + m] != want:
+            continue
+        if best < 0 or (n.flags & F_TERMINAL and not T.nodes[best].flags & F_TERMINAL) or \
+                (n.flags & F_TERMINAL) == (T.nodes[best].flags & F_TERMINAL) and n.visits > T.nodes[best].visits:
+            best = c
+    return best
+
+
 cdef void rollout(Tree* T, const Shared* S, int32_t max_plies) noexcept nogil:
     """T.value: the returns by seat of a random playout from T.core (zeros when cut)."""
     cdef PlayoutStats st

@@ -9,6 +9,7 @@
 """
 
 from ludens._board import Board
+from ludens.analyses import Analysis, AnalysisRow, analyse
 from ludens.branching import BranchingRow, branching, branching_table
 from ludens._mcts import MCTS
 from ludens._registry import games, load
@@ -16,7 +17,8 @@ from ludens._simulate import Rng
 from ludens._solver import Solver
 from ludens._state import Game, State
 from ludens._vector import VectorEnv
-from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError, PositionError
+from ludens.errors import (IllegalActionError, LudensError, NotationError, ParameterError, PositionError,
+                           RecordError)
 from ludens import bots
 from ludens.matches import MatchResult, match
 from ludens.pictures import svg
@@ -27,6 +29,8 @@ from ludens.sweeps import sweep
 __version__ = "0.1.0"
 
 __all__ = [
+    "Analysis",
+    "AnalysisRow",
     "Board",
     "BranchingRow",
     "Game",
@@ -37,6 +41,7 @@ __all__ = [
     "NotationError",
     "ParameterError",
     "PositionError",
+    "RecordError",
     "Rng",
     "SimulationResult",
     "Solver",
@@ -45,6 +50,7 @@ __all__ = [
     "branching",
     "branching_table",
     "bots",
+    "analyse",
     "games",
     "load",
     "match",
