@@ -46,11 +46,14 @@ def test_tiny_training_run_end_to_end(tmp_path):
     assert not np.array_equal(init.params["policy.w"], net.params["policy.w"])
 
 
-def test_cli_train(tmp_path, capsys):
+def test_cli_train(tmp_path):
+    import io
+
     from ludens.cli import main
+    out = io.StringIO()
     rc = main(["train", "tiptoptoe", "--out", str(tmp_path), "--net", "hidden=8", "--iterations", "1",
                "--games", "2", "--parallel", "2", "--simulations", "4", "--steps", "1", "--batch", "4",
-               "--eval-every", "1", "--eval-games", "2", "--eval-simulations", "2", "--no-progress"])
-    assert rc == 0 and "latest.lnet" in capsys.readouterr().out
+               "--eval-every", "1", "--eval-games", "2", "--eval-simulations", "2", "--no-progress"], out=out)
+    assert rc == 0 and "latest.lnet" in out.getvalue()
     assert nets.load(tmp_path / "latest.lnet").config == {"hidden": [8]}
     assert main(["train", "tiptoptoe", "--games", "0"]) == 2
