@@ -26,7 +26,7 @@ from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, 
 
 from ludens._board import letters
 from ludens._checks import index_in
-from ludens._params import Param
+from ludens._params import MISERE, Param
 from ludens.errors import IllegalActionError, ParameterError
 from ludens import protocols
 from ludens.protocols import check_numeric
@@ -322,6 +322,7 @@ cdef Rules HEX_RULES = Rules(
     rollout=hex_rollout,
     priors=NULL,
     rollout_policy=NULL,
+    misere=False,
 )
 
 
@@ -350,7 +351,7 @@ cdef class HexGame(Game):
 
     NAME = "hex"
     TITLE = "Hex"
-    PARAMS = (_SIZE, _SWAP, _PROTOCOL, _UPTO)
+    PARAMS = (_SIZE, _SWAP, _PROTOCOL, _UPTO, MISERE)
     PROTOCOLS = "numeric (protocol=, upto=), symple"
     SCORES_DECIDE = True
     COLOURS = ("Black", "White")
@@ -473,7 +474,7 @@ cdef class HoxGame(HexGame):
 
     NAME = "hox"
     TITLE = "Hox"
-    PARAMS = (_SIZE, _SWAP, _NUMERIC, _UPTO)
+    PARAMS = (_SIZE, _SWAP, _NUMERIC, _UPTO, MISERE)
     PROTOCOLS = "numeric (protocol=, upto=)"
     DRAWING = {"edges": (2, 1), "labels": "empty"}
 
