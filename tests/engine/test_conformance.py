@@ -128,9 +128,10 @@ def _check_result(state: ludens.State) -> None:
     s = state.scores()
     assert s.shape == r.shape
     if state.game.SCORES_DECIDE:
+        sign = -1 if state.game.params.get("misere") else 1     # misère: a higher score is worse
         for p, q in itertools.permutations(range(len(r)), 2):
             if s[p] > s[q]:
-                assert r[p] > r[q], f"score {s} but returns {r}"
+                assert sign * r[p] > sign * r[q], f"score {s} but returns {r}"
 
 
 @pytest.mark.parametrize("name,params,count", list(_cases()))
