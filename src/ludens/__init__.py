@@ -17,7 +17,8 @@ from ludens._simulate import Rng
 from ludens._solver import Solver
 from ludens._state import Game, State
 from ludens._vector import VectorEnv
-from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError, PositionError
+from ludens.errors import (IllegalActionError, LudensError, NotationError, ParameterError, PositionError,
+                           RecordError)
 from ludens import bots
 from ludens.matches import MatchResult, match
 from ludens.pictures import svg
@@ -40,6 +41,7 @@ __all__ = [
     "NotationError",
     "ParameterError",
     "PositionError",
+    "RecordError",
     "Rng",
     "SimulationResult",
     "Solver",
