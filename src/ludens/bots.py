@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from typing import Any, Optional, Union
 
+from ludens._checks import index_in
 from ludens._mcts import MCTS
 from ludens._simulate import Rng
 from ludens._solver import Solver
@@ -62,8 +63,8 @@ class RandomBot(Bot):
     """Uniformly random legal actions, from a seeded ``ludens.Rng``."""
 
     def __init__(self, seed: int = 0):
-        self.seed = seed
-        self._rng = Rng(seed)
+        self.seed = _seed(seed)
+        self._rng = Rng(self.seed)
         self.name = f"random:seed={seed}"
 
     def step(self, state: State) -> int:
@@ -86,13 +87,18 @@ class MCTSBot(Bot):
     seeded ``(s, n)``, so a game between seeded bots with simulation budgets
     is reproducible.  ``last`` is the search behind the last decision (its
     ``root_value``, ``top()``, ``principal_variation()``).
+
+    A bot pickles and deep-copies (tree search over adapters copies them):
+    the tree it keeps is a cache, so a copy starts its next decision with a
+    new tree (``last`` is None) and goes on with the seed sequence.  Not for
+    two threads at once: each thread plays its own bot (``reseeded``).
     """
 
     def __init__(self, seed: int = 0, reuse: bool = True, **settings: Any):
         if not settings.get("simulations") and not settings.get("seconds"):
             settings.setdefault("simulations", 1000)
+        self.seed = _seed(seed)
         MCTS(_probe_state(), **settings)     # bad settings fail here, not in the first move
-        self.seed = seed
         self.reuse = reuse
         self.settings = settings
         self.last: Optional[MCTS] = None
@@ -127,6 +133,11 @@ class MCTSBot(Bot):
         self.last = search
         return search.best_action
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["last"], state["_history"] = None, []     # the tree is a cache (an MCTS does not copy)
+        return state
+
     def reseeded(self, seed: int) -> "MCTSBot":
         return MCTSBot(seed=seed, reuse=self.reuse, **self.settings)
 
@@ -148,7 +159,7 @@ class SolverBot(Bot):
         if not settings.get("seconds") and not settings.get("nodes"):
             settings.setdefault("seconds", 1.0)
         Solver(_probe_state(), **settings)     # bad settings fail here, not in the first move
-        self.seed = seed
+        self.seed = _seed(seed)
         self.settings = settings
         self.last: Optional[Solver] = None
         spec = ",".join(f"{k}={v}" for k, v in settings.items())
@@ -166,6 +177,11 @@ class SolverBot(Bot):
 
     def reseeded(self, seed: int) -> "SolverBot":
         return SolverBot(seed=seed, **self.settings)
+
+
+def _seed(seed: Any) -> int:
+    """A bot's seed: an integer (not a bool, float or string), any size."""
+    return index_in(seed, None, None, "bot seed")
 
 
 _probe_cache: dict[str, State] = {}

@@ -12,6 +12,7 @@
                        [--legal] [--no-coordinates] [--no-last-turn] [--no-labels]
     ludens branching GAME [-p key=value[,value...] ...] [-n N] [--seed S] [--limit L] [--json]
     ludens bench [GAME ...]
+    ludens engine [--bot SPEC] [--seed S]
 
 Bad arguments exit with status 2 and a one-line message.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import io
 import itertools
 import json
 import os
@@ -488,6 +490,18 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# -- engine -------------------------------------------------------------------
+
+def cmd_engine(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    from ludens import engine
+    try:
+        bots.load(args.bot)
+    except LudensError as e:
+        raise UsageError(f"--bot: {e}") from None
+    raw = getattr(inp, "buffer", None) or io.BytesIO(inp.read().encode("utf-8"))
+    return engine.serve_lines(engine.Engine(bot=args.bot, seed=args.seed), raw, out)
+
+
 # -- bench --------------------------------------------------------------------
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
@@ -600,6 +614,13 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--no-labels", action="store_true", help="no letters or numbers on the cells")
     d.add_argument("--names", action="store_true", help="every cell's name printed on it (to learn the notation)")
 
+    en = sub.add_parser("engine", help="a GTP-style text protocol on standard input and output",
+                        description="Answer engine protocol commands (docs/engine.rst), one per line, "
+                                    "until 'quit': list_games, new_game, play, genmove, undo, showboard, ...")
+    en.add_argument("--bot", default="mcts:simulations=1000",
+                    help="what genmove searches with (default mcts:simulations=1000); " + bots.SPEC_HELP)
+    en.add_argument("--seed", type=int, default=0, help="seed of genmove's searches (default 0)")
+
     br = sub.add_parser("branching", help="distinct legal turns per turn, legal actions per decision",
                         description="Sample positions from random games and measure branching, "
                                     "one row per parameter combination.")
@@ -637,6 +658,7 @@ COMMANDS: dict[str, Handler] = {
     "render": _output_only(cmd_render),
     "branching": _output_only(cmd_branching),
     "bench": _output_only(cmd_bench),
+    "engine": cmd_engine,
 }
 
 
