@@ -3,7 +3,7 @@
     ludens list
     ludens simulate GAME [-p key=value[,value...] ...] -n N [--seed S] [--threads T]
                          [--max-plies M] [--csv FILE] [--json] [--plot FILE] [--record FILE [--record-games K]]
-    ludens play GAME [-p ...] [--vs random|mcts|human] [--seat 0|1] [--seed S] [--save FILE]
+    ludens play GAME [-p ...] [--vs random|mcts|human | --level K] [--seat 0|1] [--seed S] [--save FILE]
                      [--seconds S | --simulations N] [--threads T]
     ludens match GAME BOT_A BOT_B [-p ...] -n N [--seed S] [--threads T] [--max-plies M] [--json]
     ludens analyse GAME [-p ...] [--moves "m1 m2 ..."] [--seconds S | --simulations N] [--top K] [--solve S]
@@ -13,6 +13,7 @@
     ludens branching GAME [-p key=value[,value...] ...] [-n N] [--seed S] [--limit L] [--json]
     ludens bench [GAME ...]
     ludens engine [--bot SPEC] [--seed S]
+    ludens serve [--host H] [--port P]
 
 Bad arguments exit with status 2 and a one-line message.
 """
@@ -30,7 +31,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NoReturn, Optional, Sequence, TextIO
 
 import ludens
-from ludens import benchmark, bots, pictures, records, sweeps
+from ludens import benchmark, bots, pictures, records, sweeps, tuning
 from ludens._checks import output_path
 from ludens._registry import game_class
 from ludens.errors import LudensError
@@ -274,7 +275,13 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     if args.seat is not None and not 0 <= args.seat < game.num_players:
         raise UsageError(f"--seat must be in 0..{game.num_players - 1}")
     computer: bots.Bot
-    if args.vs == "mcts":
+    if args.level is not None:
+        if args.vs == "human" or args.seconds is not None or args.simulations is not None:
+            raise UsageError("--level sets the computer's search: not with --vs human, --seconds or --simulations")
+        if not 1 <= args.level <= tuning.LEVELS:
+            raise UsageError(f"--level must be in 1..{tuning.LEVELS}")
+        computer = bots.LevelBot(args.level, seed=args.seed, threads=args.threads)
+    elif args.vs == "mcts":
         computer = bots.MCTSBot(seed=args.seed, **_search_settings(args))
     else:
         computer = bots.RandomBot(args.seed)
@@ -503,6 +510,25 @@ def cmd_engine(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     return engine.serve_lines(engine.Engine(bot=args.bot, seed=args.seed), raw, out)
 
 
+# -- serve --------------------------------------------------------------------
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    from ludens import serve
+    if not 0 <= args.port <= 65535:
+        raise UsageError("--port must be in 0..65535")
+    try:
+        server = serve.make_server(args.host, args.port)
+    except OSError as e:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    host, port = str(server.server_address[0]), int(server.server_address[1])
+    print(f"ludens serve: open http://{host}:{port}/ in a browser (Ctrl-C stops)", file=out, flush=True)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+    return 0
+
+
 # -- bench --------------------------------------------------------------------
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
@@ -588,6 +614,9 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(p)
     p.add_argument("--vs", choices=("random", "mcts", "human"), default="random",
                    help="the opponent: a random player (default), the computer's search, or another human")
+    p.add_argument("--level", type=int, default=None, metavar="K",
+                   help=f"play the computer at strength level K (1..{tuning.LEVELS}; the levels' Elo ladder is in "
+                   "the docs, strength.rst)")
     p.add_argument("--seat", type=int, default=None, help="your seat against the computer (default 0)")
     p.add_argument("--seed", type=int, default=0, help="seed of the computer player")
     p.add_argument("--save", metavar="FILE", help="write the game's record to FILE (.jsonl[.gz]) when it ends")
@@ -649,6 +678,11 @@ def build_parser() -> argparse.ArgumentParser:
     en.add_argument("--bot", default="mcts:simulations=1000",
                     help="what genmove searches with (default mcts:simulations=1000); " + bots.SPEC_HELP)
     en.add_argument("--seed", type=int, default=0, help="seed of genmove's searches (default 0)")
+
+    sv = sub.add_parser("serve", help="play in a web browser",
+                        description="Serve a local web page to play, analyse, save and replay every game.")
+    sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
+    sv.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0 picks a free one)")
 
     br = sub.add_parser("branching", help="distinct legal turns per turn, legal actions per decision",
                         description="Sample positions from random games and measure branching, "
@@ -713,6 +747,7 @@ COMMANDS: dict[str, Handler] = {
     "bench": _output_only(cmd_bench),
     "train": _output_only(cmd_train),
     "engine": cmd_engine,
+    "serve": _output_only(cmd_serve),
 }
 
 

@@ -26,7 +26,7 @@ from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, 
 
 from ludens._board import letters
 from ludens._checks import index_in
-from ludens._params import Param
+from ludens._params import MISERE, Param
 from ludens.errors import IllegalActionError, ParameterError
 from ludens import protocols
 from ludens.protocols import check_numeric
@@ -306,6 +306,9 @@ cdef bint hex_rollout(void* core, const void* geom, Rng* rng, int32_t max_plies,
     return True
 
 
+include "knowledge.pxi"
+
+
 cdef Rules HEX_RULES = Rules(
     core_size=sizeof(HexCore),
     legal=hex_legal,
@@ -320,8 +323,9 @@ cdef Rules HEX_RULES = Rules(
     after_turn=NULL,
     playout=hex_playout,
     rollout=hex_rollout,
-    priors=NULL,
-    rollout_policy=NULL,
+    priors=hex_priors,
+    rollout_policy=hex_rollout_policy,
+    misere=False,
 )
 
 
@@ -350,7 +354,7 @@ cdef class HexGame(Game):
 
     NAME = "hex"
     TITLE = "Hex"
-    PARAMS = (_SIZE, _SWAP, _PROTOCOL, _UPTO)
+    PARAMS = (_SIZE, _SWAP, _PROTOCOL, _UPTO, MISERE)
     PROTOCOLS = "numeric (protocol=, upto=), symple"
     SCORES_DECIDE = True
     COLOURS = ("Black", "White")
@@ -473,7 +477,7 @@ cdef class HoxGame(HexGame):
 
     NAME = "hox"
     TITLE = "Hox"
-    PARAMS = (_SIZE, _SWAP, _NUMERIC, _UPTO)
+    PARAMS = (_SIZE, _SWAP, _NUMERIC, _UPTO, MISERE)
     PROTOCOLS = "numeric (protocol=, upto=)"
     DRAWING = {"edges": (2, 1), "labels": "empty"}
 
