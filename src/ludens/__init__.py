@@ -15,9 +15,11 @@ from ludens._registry import games, load
 from ludens._simulate import Rng
 from ludens._state import Game, State
 from ludens._vector import VectorEnv
+from ludens.evaluation import EvaluationInterrupted, evaluate, skill_trace
 from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError, PositionError
 from ludens import bots
 from ludens.matches import MatchResult, match
+from ludens import metrics
 from ludens.pictures import svg
 from ludens import records
 from ludens.simulation import SimulationResult, simulate
@@ -27,6 +29,7 @@ __version__ = "0.1.0"
 
 __all__ = [
     "Board",
+    "EvaluationInterrupted",
     "BranchingRow",
     "Game",
     "IllegalActionError",
@@ -43,11 +46,14 @@ __all__ = [
     "branching",
     "branching_table",
     "bots",
+    "evaluate",
     "games",
     "load",
     "match",
+    "metrics",
     "records",
     "simulate",
+    "skill_trace",
     "svg",
     "sweep",
 ]
