@@ -41,6 +41,7 @@ MODULES = {
     "_simulate": "engine/simulate.pyx",       # batch random playouts without the GIL
     "_vector": "env/vector.pyx",              # VectorEnv: batched stepping into numpy buffers
     "_mcts": "search/mcts.pyx",               # Monte Carlo tree search
+    "_solver": "search/solver.pyx",           # the exact solver (alpha-beta, transposition table)
     "_hex": "games/hex/hex.pyx",              # Hex and Hox
     "_symplehex": "games/hex/symplehex.pyx",  # Symple Hex: Hex under Symple's protocol
     "_tiptoptoe": "games/tiptoptoe/tiptoptoe.pyx",

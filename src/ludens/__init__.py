@@ -13,6 +13,7 @@ from ludens.branching import BranchingRow, branching, branching_table
 from ludens._mcts import MCTS
 from ludens._registry import games, load
 from ludens._simulate import Rng
+from ludens._solver import Solver
 from ludens._state import Game, State
 from ludens._vector import VectorEnv
 from ludens.evaluation import EvaluationInterrupted, evaluate, skill_trace
@@ -41,6 +42,7 @@ __all__ = [
     "PositionError",
     "Rng",
     "SimulationResult",
+    "Solver",
     "State",
     "VectorEnv",
     "branching",
