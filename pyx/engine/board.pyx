@@ -294,6 +294,15 @@ cdef class Board:
             line[xs[c] - x0] = glyphs[c].rjust(w)
         rowlab = self._row_labels or ("",) * self.geo.height
         lw = max(len(s) for s in rowlab) if labels else 0
+        if labels and self._col_labels is None:
+            # No column letters: the numbers go where edge_labels puts them
+            # (a ruler above and below, or beyond each number's lowest cell).
+            from ludens._coordinates import edge_labels
+            span = 2 * unit if self.lattice == "hex" else w + 1      # characters per neighbour distance
+            for label in edge_labels(self):
+                if label.axis == "column":
+                    line = lines.setdefault(round(label.y) - self.geo.r0, {})
+                    line[max(0, round(label.x * span) - x0)] = label.text.rjust(w)
         out = []
         if labels and self._col_labels is not None:
             # Column letters above the top row, at the top row's positions.
@@ -302,10 +311,10 @@ cdef class Board:
                 if int(r[c]) == self.geo.r0:
                     head[xs[c] - x0] = self._col_labels[int(q[c]) - self.geo.q0].rjust(w)
             out.append(" " * (lw + 1) + _place(head).rstrip())
-        for row in range(self.geo.height):
+        for row in range(min(lines), max(lines) + 1):
             text = _place(lines.get(row, {})).rstrip()
             if labels:
-                text = rowlab[row].rjust(lw) + " " + text
+                text = (rowlab[row] if 0 <= row < self.geo.height else "").rjust(lw) + " " + text
             out.append(text.rstrip())
         return "\n".join(out)
 

@@ -116,6 +116,27 @@ cdef void solve_up(Tree* T, const Shared* S, int32_t x) noexcept nogil:
         x = parent
 
 
+cdef int32_t proof_child(const Tree* T, const Shared* S, int32_t x) noexcept nogil:
+    """The child of a proven node ``x`` that its proof goes through: a proven child
+    with the same value for ``x``'s mover, one that ends the game first, then the
+    most visited; -1 if ``x`` is not proven (or not expanded)."""
+    cdef int32_t j, c, best = -1, m = T.nodes[x].mover
+    cdef int8_t want
+    cdef const Node* n
+    if not T.nodes[x].flags & F_PROVEN or T.nodes[x].first < 0 or m < 0:
+        return -1
+    want = T.pv[<int64_t>x * S.P + m]
+    for j in range(T.nodes[x].nchildren):
+        c = T.nodes[x].first + j
+        n = &T.nodes[c]
+        if not n.flags & F_PROVEN or T.pv[<int64_t>c * S.P + m] != want:
+            continue
+        if best < 0 or (n.flags & F_TERMINAL and not T.nodes[best].flags & F_TERMINAL) or \
+                (n.flags & F_TERMINAL) == (T.nodes[best].flags & F_TERMINAL) and n.visits > T.nodes[best].visits:
+            best = c
+    return best
+
+
 cdef void rollout(Tree* T, const Shared* S, int32_t max_plies) noexcept nogil:
     """T.value: the returns by seat of a random playout from T.core (zeros when cut)."""
     cdef PlayoutStats st
@@ -139,16 +160,27 @@ cdef void rollout(Tree* T, const Shared* S, int32_t max_plies) noexcept nogil:
             T.value[p] = 0.0
 
 
-cdef inline int32_t descend(Tree* T, const Shared* S, int32_t x, int32_t* depth, bint puct) noexcept nogil:
+cdef enum:
+    RULE_UCT = 0            # the selection rules descend knows
+    RULE_PUCT = 1
+    RULE_STRONG = 2         # the enhanced UCT (enhanced.pxi)
+
+
+cdef inline int32_t descend(Tree* T, const Shared* S, int32_t x, int32_t* depth, int rule) noexcept nogil:
     """From node ``x`` (its state in T.core, ``depth[0]`` plies below the root)
-    down the tree by the selection rule -- PUCT's, or UCT's -- to the first
+    down the tree by the selection rule -- PUCT's, UCT's or the enhanced one -- to the first
     node that ends the descent: one whose value is known (proven, at the
     horizon), one waiting in a PUCT batch, or one not expanded.  Returns it,
     with its state in T.core and its depth in ``depth[0]``.  (Inline: each
     caller gets the descent of its rule.)"""
     cdef int32_t c
     while not T.nodes[x].flags & (F_PROVEN | F_HORIZON | F_PENDING) and T.nodes[x].first >= 0:
-        c = select_puct(T, S, x) if puct else select_uct(T, S, x)
+        if rule == RULE_PUCT:
+            c = select_puct(T, S, x)
+        elif rule == RULE_STRONG:
+            c = select_strong(T, S, x)
+        else:
+            c = select_uct(T, S, x)
         tree_apply(T, S, T.nodes[c].action)
         depth[0] += 1
         x = c

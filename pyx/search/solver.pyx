@@ -478,7 +478,9 @@ cdef class Solver:
         cdef int32_t[::1] av = np.ascontiguousarray(acts, dtype=np.int32)
         lo = np.full(n, -1, dtype=np.int8)
         hi = np.full(n, 1, dtype=np.int8)
+        depths = np.zeros(n, dtype=np.int32)       # the iteration that proved each action
         cdef int8_t[::1] lv = lo, hv = hi
+        cdef int32_t[::1] dv = depths
         with self._lock:
             self._start(seconds, nodes)
             started = time.perf_counter()
@@ -501,6 +503,7 @@ cdef class Solver:
                             lv[j], hv[j] = b[0], b[1]
                         else:
                             lv[j], hv[j] = -b[1], -b[0]
+                        dv[j] = d
                     if self.W.aborted:
                         break
                     done = d
@@ -513,11 +516,14 @@ cdef class Solver:
                 self.depth = done
             self._finish(started)
             out = np.where(lo == hi, lo.astype(np.float64), np.nan)
-            won = np.flatnonzero(lo == 1)
-            if len(won) or (n and (lo == hi).all()):
-                # a proven win, or every action proven: the root is proven too
-                j = won[0] if len(won) else int(np.argmax(lo))
-                self._lo = self._hi = int(lo[j])
+            exact = lo == hi
+            if (lo == 1).any() or (n and exact.all()):
+                # a proven win, or every action proven: the root is proven too.  Its
+                # move: the best value, proven in the fewest plies (a loss: the most).
+                v = int(lo.max())
+                best = np.flatnonzero(exact & (lo == v))
+                j = best[np.argmax(depths[best])] if v < 0 else best[np.argmin(depths[best])]
+                self._lo = self._hi = v
                 self._best = int(acts[j])
             return out
 

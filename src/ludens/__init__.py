@@ -9,6 +9,7 @@
 """
 
 from ludens._board import Board
+from ludens.analyses import Analysis, AnalysisRow, analyse
 from ludens.branching import BranchingRow, branching, branching_table
 from ludens._mcts import MCTS
 from ludens._registry import games, load
@@ -17,7 +18,8 @@ from ludens._solver import Solver
 from ludens._state import Game, State
 from ludens._vector import VectorEnv
 from ludens.evaluation import EvaluationInterrupted, evaluate, skill_trace
-from ludens.errors import IllegalActionError, LudensError, NotationError, ParameterError, PositionError
+from ludens.errors import (IllegalActionError, LudensError, NotationError, ParameterError, PositionError,
+                           RecordError)
 from ludens import bots
 from ludens.matches import MatchResult, match
 from ludens import metrics
@@ -29,6 +31,8 @@ from ludens.sweeps import sweep
 __version__ = "0.1.0"
 
 __all__ = [
+    "Analysis",
+    "AnalysisRow",
     "Board",
     "EvaluationInterrupted",
     "BranchingRow",
@@ -40,6 +44,7 @@ __all__ = [
     "NotationError",
     "ParameterError",
     "PositionError",
+    "RecordError",
     "Rng",
     "SimulationResult",
     "Solver",
@@ -48,6 +53,7 @@ __all__ = [
     "branching",
     "branching_table",
     "bots",
+    "analyse",
     "evaluate",
     "games",
     "load",

@@ -1,11 +1,16 @@
 """The argument checks of ludens' public entry points, each written once: an
-integer in a range (``index_in``) and a finite real number (``number_in``)."""
+integer in a range (``index_in``), a finite real number (``number_in``),
+a file name (``file_path``, ``output_path``), and the all-or-nothing write
+of a file (``replacing``)."""
 
 from __future__ import annotations
 
+import contextlib
 import math
 import operator
-from typing import Any, Optional
+import os
+import tempfile
+from typing import IO, Any, Iterator, Optional
 
 from ludens.errors import ParameterError
 
@@ -64,3 +69,52 @@ def short_repr(value: Any) -> str:
     except ValueError:          # e.g. an int too long to print
         return f"a {type(value).__name__} too large to show"
     return text if len(text) <= 80 else text[:77] + "..."
+
+
+def file_path(value: Any, what: str) -> str:
+    """``value`` as a file name: a ``str`` or ``os.PathLike`` naming a path,
+    ``ParameterError`` naming ``what`` otherwise.
+
+    ``open()`` would take an int (or ``True``) as a file descriptor and close
+    it afterwards (``record=True`` closed stdout); only names are accepted.
+    """
+    if isinstance(value, (str, os.PathLike)):
+        name = os.fspath(value)
+        if isinstance(name, str) and name and "\0" not in name:
+            return name
+    raise ParameterError(f"{what} is {short_repr(value)}, not a file name")
+
+
+def output_path(value: Any, what: str) -> str:
+    """``value`` as the name of a file that can be written (``file_path``,
+    and its directory exists and is writable, and it is not a directory),
+    checked before any work starts so that a typo fails at once."""
+    name = file_path(value, what)
+    folder = os.path.dirname(os.path.abspath(name))
+    if os.path.isdir(name):
+        raise ParameterError(f"{what}: {name} is a directory")
+    if not os.path.isdir(folder):
+        raise ParameterError(f"{what}: cannot write {name}: no directory {folder}")
+    if not os.access(folder, os.W_OK | os.X_OK) or (os.path.exists(name) and not os.access(name, os.W_OK)):
+        raise ParameterError(f"{what}: cannot write {name}: permission denied")
+    return name
+
+
+@contextlib.contextmanager
+def replacing(path: str) -> Iterator[IO[bytes]]:
+    """A binary file to write in place of ``path``: a temporary file beside
+    it, renamed over ``path`` when the block ends without an exception and
+    removed otherwise, so that ``path`` is never truncated or half-written."""
+    folder = os.path.dirname(os.path.abspath(path))
+    fd, temp = tempfile.mkstemp(dir=folder, prefix=f".{os.path.basename(path)}.", suffix=".part")
+    try:
+        with os.fdopen(fd, "wb") as f:
+            yield f
+        mask = os.umask(0)
+        os.umask(mask)
+        os.chmod(temp, 0o666 & ~mask)            # the mode open() would have given a new file
+        os.replace(temp, path)
+    except BaseException:
+        with contextlib.suppress(OSError):
+            os.unlink(temp)
+        raise

@@ -1,4 +1,4 @@
-"""Players: one small protocol, a random bot and an MCTS bot.
+"""Players: one small protocol, a random bot, an MCTS bot and a solver bot.
 
 A bot answers ``step(state)`` with one atomic action and ``turn(state)``
 with a whole turn as a move string (``state.apply(bot.turn(state))`` plays
@@ -12,13 +12,15 @@ from typing import Any, Optional, Union
 
 from ludens._mcts import MCTS
 from ludens._simulate import Rng
+from ludens._solver import Solver
 from ludens._state import State
 from ludens.errors import LudensError, ParameterError
 
-__all__ = ["Bot", "RandomBot", "MCTSBot", "load", "SPEC_HELP"]
+__all__ = ["Bot", "RandomBot", "MCTSBot", "SolverBot", "load", "SPEC_HELP"]
 
-SPEC_HELP = ("a bot spec: 'random' or 'mcts', optionally with settings after a colon, "
-             "e.g. 'mcts:seconds=0.5', 'mcts:simulations=2000,threads=2,exploration=0.8', 'random:seed=3'")
+SPEC_HELP = ("a bot spec: 'random', 'mcts' or 'ab', optionally with settings after a colon, "
+             "e.g. 'mcts:seconds=0.5', 'mcts:simulations=2000,threads=2,exploration=0.8', 'random:seed=3', "
+             "'ab:seconds=1', 'ab:nodes=100000,max_mib=16'")
 
 
 class Bot:
@@ -129,6 +131,43 @@ class MCTSBot(Bot):
         return MCTSBot(seed=seed, reuse=self.reuse, **self.settings)
 
 
+class SolverBot(Bot):
+    """``ludens.Solver`` (alpha-beta, exact) at every decision: spec ``ab``.
+
+    Settings: ``seconds`` and/or ``nodes`` per decision (default
+    ``seconds=1``), ``max_mib`` (its table, default 64) and ``max_depth``, as
+    ``Solver`` takes them. It plays the proof's move of a proven position (a
+    win, else the draw, else the loss that lasts longest in its search), and
+    otherwise the best action of its deepest completed iteration, which is
+    never a proven loss while anything else is left. Two-player games only.
+    It draws no random numbers: ``seed`` is taken (matches reseed every bot)
+    and changes nothing. ``last`` is the solver behind the last decision.
+    """
+
+    def __init__(self, seed: int = 0, **settings: Any):
+        if not settings.get("seconds") and not settings.get("nodes"):
+            settings.setdefault("seconds", 1.0)
+        Solver(_probe_state(), **settings)     # bad settings fail here, not in the first move
+        self.seed = seed
+        self.settings = settings
+        self.last: Optional[Solver] = None
+        spec = ",".join(f"{k}={v}" for k, v in settings.items())
+        self.name = f"ab:{spec}"
+
+    def step(self, state: State) -> int:
+        _check_live(state)
+        solver = Solver(state, **self.settings)
+        solver.solve()
+        self.last = solver
+        best = solver.best_action
+        if best is None:                       # not even one iteration within the budget
+            best = int(state.legal_actions()[0])
+        return best
+
+    def reseeded(self, seed: int) -> "SolverBot":
+        return SolverBot(seed=seed, **self.settings)
+
+
 _probe_cache: dict[str, State] = {}
 
 
@@ -154,7 +193,7 @@ def _value(text: str) -> Union[int, float, bool, str]:
     return text.strip()
 
 
-_KINDS: dict[str, type[Bot]] = {"random": RandomBot, "mcts": MCTSBot}
+_KINDS: dict[str, type[Bot]] = {"random": RandomBot, "mcts": MCTSBot, "ab": SolverBot}
 
 
 def load(spec: Union[str, Bot], seed: Optional[int] = None) -> Bot:

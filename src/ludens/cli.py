@@ -6,9 +6,9 @@
     ludens play GAME [-p ...] [--vs random|mcts|human] [--seat 0|1] [--seed S] [--save FILE]
                      [--seconds S | --simulations N] [--threads T]
     ludens match GAME BOT_A BOT_B [-p ...] -n N [--seed S] [--threads T] [--max-plies M] [--json]
-    ludens analyse GAME [-p ...] [--moves "m1 m2 ..."] [--seconds S | --simulations N] [--top K]
+    ludens analyse GAME [-p ...] [--moves "m1 m2 ..."] [--seconds S | --simulations N] [--top K] [--solve S]
     ludens replay FILE.jsonl[.gz] [--html OUT.html [--record N]]
-    ludens render GAME [-p key=value ...] [--moves "m1 m2 ..."] [-o OUT.svg] [--size PX]
+    ludens render GAME [-p key=value ...] [--moves "m1 m2 ..."] [-o OUT.svg] [--size PX] [--names]
                        [--legal] [--no-coordinates] [--no-last-turn] [--no-labels]
     ludens branching GAME [-p key=value[,value...] ...] [-n N] [--seed S] [--limit L] [--json]
     ludens evaluate GAME [-p key=value[,value...] ...] [--bot SPEC] [--opponent SPEC] [-n N] [--seed S]
@@ -26,10 +26,11 @@ import itertools
 import json
 import os
 import sys
-from typing import Any, Callable, Iterable, NoReturn, Optional, Sequence, TextIO
+from typing import Any, Callable, Iterable, Iterator, NoReturn, Optional, Sequence, TextIO
 
 import ludens
 from ludens import benchmark, bots, evaluation, pictures, records, sweeps
+from ludens._checks import output_path
 from ludens._registry import game_class
 from ludens.errors import LudensError
 
@@ -120,7 +121,15 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
     if args.record_games < 0:
         raise UsageError("--record-games must be non-negative")
     games = [(params, _load(args.game, params)) for params in combos]
-    # Opened before the run, so that a bad path fails at once, not after it.
+    # Checked (and the CSV file opened) before the run, so that a bad path
+    # fails at once, not after it.
+    if args.record:
+        _writable(args.record, "--record")
+    if args.plot:
+        try:
+            sweeps.check_plot_path(args.plot)
+        except (ImportError, LudensError) as e:
+            raise UsageError(str(e).replace("plot: path", "--plot")) from None
     csv_file = _open_for_writing(args.csv) if args.csv else None
     results: Results = []
     sampled: list[dict[str, Any]] = []
@@ -157,6 +166,14 @@ def cmd_simulate(args: argparse.Namespace, out: TextIO) -> int:
 
 
 Results = list[tuple[dict[str, Any], ludens.SimulationResult]]
+
+
+def _writable(path: str, option: str) -> None:
+    """UsageError unless ``path`` can be written (checked before the work)."""
+    try:
+        output_path(path, option)
+    except LudensError as e:
+        raise UsageError(str(e)) from None
 
 
 def _open_for_writing(path: str, newline: Optional[str] = "") -> TextIO:
@@ -393,44 +410,39 @@ def cmd_analyse(args: argparse.Namespace, out: TextIO) -> int:
     game = _one_game(args)
     if args.top < 1:
         raise UsageError("--top must be at least 1")
+    if not args.solve >= 0 or args.solve == float("inf"):
+        raise UsageError("--solve must be a non-negative number of seconds")
     state = _play(game, args.moves.split(), "--moves")
     if state.is_terminal():
         raise UsageError("--moves: the game is over in that position")
     settings = _search_settings(args)
-    search = ludens.MCTS(state, seed=args.seed, threads=settings.pop("threads"))
-    search.run(**settings)
+    result = ludens.analyse(state, seed=args.seed, top=args.top, solver_seconds=args.solve, **settings)
     print(state, file=out)
-    proven = None if search.proven is None else \
-        {1.0: "a proven win", 0.0: "a proven draw", -1.0: "a proven loss"}.get(search.proven)
-    print(f"player {search.player} to move: expected value {search.root_value:+.3f}"
-          f"{f' ({proven})' if proven else ''}; {search.simulations:,} simulations, {search.nodes:,} nodes, "
-          f"{search.seconds_spent:.2f} s", file=out)
-    print(f"{'action':>10}{'visits':>10}{'value':>9}", file=out)
-    for move, visits, value in search.top(args.top):
-        print(f"{move:>10}{visits:>10,}{value:>+9.3f}", file=out)
-    print(f"principal variation: {search.principal_variation() or '-'}", file=out)
+    print(result.summary(), file=out)
+    print(result.table(), file=out)
+    print(f"principal variation: {result.principal_variation or '-'}", file=out)
     return 0
 
 
 # -- replay -------------------------------------------------------------------
 
 def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
-    try:
-        recs = list(records.read(args.file))
-    except OSError as e:
-        raise UsageError(f"cannot read {args.file}: {e.strerror or e}") from None
-    except (ValueError, EOFError) as e:
-        raise UsageError(f"{args.file} is not a JSON-lines record file: {e}") from None
-    for i, rec in enumerate(recs):
+    if args.html:
+        _writable(args.html, "--html")
+    # Two streamed passes, no record kept: every record's form is checked
+    # first (a bad file exits 2 before any output), then each is replayed.
+    count = 0
+    for i, rec in enumerate(_records(args.file)):
         # The page shows ludens' own positions; comparing needs the recorded ones.
         _check_record(rec, f"{args.file}: record {i + 1}", with_states=not args.html)
+        count += 1
     if args.html:
-        return _replay_page(args, recs, out)
+        return _replay_page(args, count, out)
     failures = 0
-    for i, rec in enumerate(recs):
+    for i, rec in enumerate(_records(args.file)):
         try:
             res = records.replay(rec)
-        except (LudensError, KeyError, TypeError) as e:
+        except LudensError as e:
             print(f"game {i + 1}: cannot replay: {e}", file=out)
             failures += 1
             continue
@@ -439,43 +451,35 @@ def cmd_replay(args: argparse.Namespace, out: TextIO) -> int:
         print(f"game {i + 1} ({res.game}, seed {res.seed}): {res.turns} turns, {status}", file=out)
         if not args.quiet and res.state is not None:
             print(res.state, file=out)
-    print(f"{len(recs) - failures} of {len(recs)} games replayed exactly", file=out)
+    print(f"{count - failures} of {count} games replayed exactly", file=out)
     return 1 if failures else 0
 
 
-def _check_record(rec: Any, where: str, with_states: bool) -> None:
-    """UsageError unless ``rec`` names a game ludens can load, with a list of
-    moves (and, ``with_states``, at least as many recorded states)."""
-    if not isinstance(rec, dict):
-        raise UsageError(f"{where}: a record is a JSON object, not {type(rec).__name__}")
+def _records(path: str) -> Iterator[dict[str, Any]]:
+    """``records.read(path)``, its errors as one-line usage errors."""
     try:
-        ludens.load(rec["game"], **records.record_params(rec))
-    except KeyError as e:
-        raise UsageError(f"{where}: no {e} field") from None
-    except (ValueError, TypeError, AttributeError) as e:
-        raise UsageError(f"{where}: cannot load its game ({rec.get('game')!r}, variants "
-                         f"{rec.get('variants')!r}): {e}") from None
-    moves, states = rec.get("moves"), rec.get("states")
-    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
-        raise UsageError(f"{where}: 'moves' must be a list of move strings")
-    if not with_states:
-        return
-    if not isinstance(states, list) or not all(isinstance(s, dict) for s in states):
-        raise UsageError(f"{where}: 'states' must be a list of positions")
-    if len(states) < len(moves):
-        raise UsageError(f"{where}: {len(moves)} moves but only {len(states)} recorded states")
+        yield from records.read(path)
+    except OSError as e:
+        raise UsageError(f"cannot read {path}: {e.strerror or e}") from None
+    except LudensError as e:
+        raise UsageError(str(e)) from None
 
 
-def _replay_page(args: argparse.Namespace, recs: list[dict[str, Any]], out: TextIO) -> int:
+def _check_record(rec: Any, where: str, with_states: bool) -> ludens.Game:
+    """The record's game; UsageError naming ``where`` unless ``records.check`` passes it."""
+    try:
+        return records.check(rec, with_states=with_states)
+    except LudensError as e:
+        raise UsageError(f"{where}: {e}") from None
+
+
+def _replay_page(args: argparse.Namespace, count: int, out: TextIO) -> int:
     """Write the viewer page of one record: every position from the start."""
-    if not 1 <= args.record <= len(recs):
-        raise UsageError(f"--record {args.record}: {args.file} holds {len(recs)} record(s)")
-    rec = recs[args.record - 1]
-    try:
-        game = ludens.load(rec["game"], **records.record_params(rec))
-        moves = list(rec["moves"])
-    except (LudensError, KeyError, TypeError) as e:
-        raise UsageError(f"record {args.record}: cannot load its game: {e}") from None
+    if not 1 <= args.record <= count:
+        raise UsageError(f"--record {args.record}: {args.file} holds {count} record(s)")
+    rec = next(itertools.islice(_records(args.file), args.record - 1, None))
+    game = _check_record(rec, f"record {args.record}", with_states=False)
+    moves = list(rec["moves"])
     state = _play(game, moves, f"record {args.record}")
     seed = f", seed {rec['seed']}" if rec.get("seed") is not None else ""
     title = f"{game.name} (record {args.record} of {os.path.basename(args.file)}{seed}): {len(moves)} turns"
@@ -517,7 +521,8 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     game = _one_game(args)
     state = _play(game, args.moves.split(), "--moves")
     picture = pictures.svg(state, size=args.size, coordinates=not args.no_coordinates,
-                           last_turn=not args.no_last_turn, legal=args.legal, labels=not args.no_labels)
+                           last_turn=not args.no_last_turn, legal=args.legal, labels=not args.no_labels,
+                           names=args.names)
     _write(args.output, picture, out)
     return 0
 
@@ -604,11 +609,14 @@ def build_parser() -> argparse.ArgumentParser:
     m.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     an = sub.add_parser("analyse", aliases=["analyze"], help="the best moves of a position by search",
-                        description="Search a position and list its most visited moves with their values.")
+                        description="Solve a position exactly if the solver can, search it, and list its best "
+                                    "moves with their values, proven or estimated.")
     game_args(an)
     an.add_argument("--moves", default="", metavar="MOVES", help="the turns to play first, separated by spaces")
     an.add_argument("--top", type=int, default=10, help="moves to list (default 10)")
     an.add_argument("--seed", type=int, default=0, help="search seed (default 0)")
+    an.add_argument("--solve", type=float, default=0.5, metavar="S",
+                    help="seconds for the exact solver first (default 0.5; 0: none); proven values are marked")
     search_args(an)
 
     r = sub.add_parser("replay", help="replay reference-format game records",
@@ -629,6 +637,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--no-coordinates", action="store_true", help="no row and column names")
     d.add_argument("--no-last-turn", action="store_true", help="do not outline the last turn's cells")
     d.add_argument("--no-labels", action="store_true", help="no letters or numbers on the cells")
+    d.add_argument("--names", action="store_true", help="every cell's name printed on it (to learn the notation)")
 
     br = sub.add_parser("branching", help="distinct legal turns per turn, legal actions per decision",
                         description="Sample positions from random games and measure branching, "

@@ -44,3 +44,9 @@ class ParameterError(LudensError):
     """A game parameter, or another argument of a call (a player, a cell, a
     direction, an ``out=`` array, a generator state), is unknown, of the wrong
     kind or out of range."""
+
+
+class RecordError(LudensError):
+    """A game record or a record file cannot be read or written: a line that
+    is not a JSON object or is too long, a damaged gzip stream, a record
+    lacking its fields or holding values JSON cannot encode."""

@@ -16,6 +16,24 @@ unfinished game ends as a draw (returns 0).  Parameters whose ludens value may
 be None or a list (Oust's ``size``, Symple's ``penalty``, Storisende's
 ``cells``, Tip-Top-Toe's ``labels``) are encoded for pyspiel (see ``_encode``):
 ``load_game`` takes them as ludens does.
+
+Serialisation: ``state.serialize()``, ``game.deserialize_state()``, pickle and
+``copy`` use ludens' own checked format (the ludens state's ``serialize()``:
+its game, parameters and actions, each checked when read back); so do this
+module's ``serialize_game_and_state`` and ``deserialize_game_and_state``.
+OpenSpiel's C++ functions of the same names, ``pyspiel.serialize_game_and_state``
+and ``pyspiel.deserialize_game_and_state``, bypass Python overrides and
+serialise every Python-defined game (OpenSpiel's own too) with a pickled
+``__dict__``: never give ``pyspiel.deserialize_game_and_state`` a string you
+did not write yourself.
+
+Bots: OpenSpiel's Python bots and algorithms (``open_spiel.python.algorithms
+.mcts.MCTSBot``, CFR, ...) run on these games.  Its C++ ``pyspiel.MCTSBot``
+crashes the interpreter (segfault) on every Python-defined game, OpenSpiel's
+own ``python_tic_tac_toe`` included: an upstream limitation, pinned by a test.
+
+Threading: a game may be shared between threads; a state is not (as a
+ludens State is not).
 """
 
 from __future__ import annotations
@@ -25,11 +43,12 @@ from typing import TYPE_CHECKING, Any, Optional
 
 import numpy as np
 
-from ludens._registry import game_class, games
+from ludens._checks import index_in, short_repr
+from ludens._registry import game_class, games, load
 from ludens._rl import require
 from ludens._params import Param
 from ludens._state import Game
-from ludens.errors import ParameterError
+from ludens.errors import IllegalActionError, ParameterError, PositionError
 
 if TYPE_CHECKING:      # OpenSpiel ships no type information (pyproject.toml): its names are Any
     import pyspiel
@@ -39,6 +58,7 @@ else:
     _observation = require("open_spiel.python.observation", "openspiel")
 
 _PREFIX = "ludens_"
+_MAX_PLIES = 2**31 - 1          # pyspiel's ints are 32-bit
 
 
 # pyspiel's parameters are bools, ints, floats and strings, and its game
@@ -76,11 +96,38 @@ def _decode(param: Param, value: Any) -> Any:
     if kind == "object":
         if value == "":
             return None
-        if not (isinstance(value, str) and value.startswith("j")):
-            raise ParameterError(f"parameter {param.name!r}: {value!r} is not an encoded value "
+        if not (isinstance(value, str) and value.startswith("j")) or len(value) > _MAX_ENCODED:
+            raise ParameterError(f"parameter {param.name!r}: {short_repr(value)} is not an encoded value "
                                  f"(use ludens.openspiel.load_game)")
-        return json.loads(bytes.fromhex(value[1:]))
+        try:
+            text = bytes.fromhex(value[1:]).decode("utf-8")
+        except ValueError:
+            raise ParameterError(f"parameter {param.name!r}: {short_repr(value)} is not an encoded value "
+                                 f"(use ludens.openspiel.load_game)") from None
+        return _bounded_json(text, f"parameter {param.name!r}")
     return value
+
+
+# An encoded object parameter (Tip-Top-Toe's labels, Storisende's cells) is
+# small; these bounds keep a hostile game string from costing more.
+_MAX_ENCODED = 2**20
+_MAX_DEPTH = 8
+
+
+def _bounded_json(text: str, what: str) -> Any:
+    """``json.loads(text)``, refusing nesting deeper than ``_MAX_DEPTH`` (checked first)."""
+    depth = 0
+    for ch in text:             # brackets inside strings count too: a safe over-estimate
+        if ch in "[{":
+            depth += 1
+            if depth > _MAX_DEPTH:
+                raise ParameterError(f"{what}: JSON nested more than {_MAX_DEPTH} levels deep")
+        elif ch in "]}":
+            depth -= 1
+    try:
+        return json.loads(text)
+    except ValueError as e:
+        raise ParameterError(f"{what}: not JSON ({e})") from None
 
 
 def _spec(name: str) -> dict[str, Any]:
@@ -93,8 +140,12 @@ def _spec(name: str) -> dict[str, Any]:
 def _ludens_params(name: str, spiel_params: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """pyspiel's parameters of ``ludens_<name>`` as ludens parameters, and max_plies."""
     params = dict(spiel_params)
-    max_plies = int(params.pop("max_plies", 0))
-    out = {p.name: _decode(p, params[p.name]) for p in game_class(name).PARAMS if p.name in params}
+    max_plies = index_in(params.pop("max_plies", 0), 0, _MAX_PLIES, "openspiel: max_plies")
+    # pyspiel fills in every parameter not given with its specification's
+    # default; those are left to ludens (a protocol may take other parameters)
+    spec = _spec(name)
+    out = {p.name: _decode(p, params[p.name]) for p in game_class(name).PARAMS
+           if p.name in params and params[p.name] != spec[p.name]}
     return out, max_plies
 
 
@@ -107,7 +158,7 @@ class LudensSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel.Game is An
         name = self.NAME
         params = params or {}
         ludens_params, max_plies = _ludens_params(name, params)
-        self.ludens_game: Game = game_class(name)(**ludens_params)
+        self.ludens_game: Game = load(name, **ludens_params)        # load: a protocol may pick the class
         g = self.ludens_game
         self.max_plies = max_plies or g.default_max_plies
         zero_sum = _GAME_TYPES[name].utility == pyspiel.GameType.Utility.ZERO_SUM
@@ -119,6 +170,25 @@ class LudensSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel.Game is An
 
     def new_initial_state(self) -> LudensSpielState:
         return LudensSpielState(self)
+
+    def deserialize_state(self, text: str) -> LudensSpielState:
+        """The state ``state.serialize()`` wrote: ludens' checked format (never
+        unpickled), played again from the initial state so that pyspiel's
+        history is the game's; ``PositionError`` for anything else, or a
+        state of another game or beyond ``max_plies``."""
+        if not isinstance(text, str):
+            raise PositionError(f"deserialize_state: {short_repr(text)} is not a serialized state (a string)")
+        inner = self.ludens_game.deserialize_state(text)
+        if inner.game != self.ludens_game:
+            raise PositionError(f"deserialize_state: a state of {inner.game!r}, not of {self.ludens_game!r}")
+        if json.loads(inner.serialize())["position"] is not None:    # None: the game's initial position
+            raise PositionError("deserialize_state: the state does not start from the game's initial position")
+        if inner.ply > self.max_plies:
+            raise PositionError(f"deserialize_state: {inner.ply} actions, more than max_plies={self.max_plies}")
+        state = LudensSpielState(self)
+        for action in inner.history:
+            state.apply_action(int(action))
+        return state
 
     def make_py_observer(self, iig_obs_type: Any = None, params: Optional[dict[str, Any]] = None) -> Any:
         if iig_obs_type is None or (iig_obs_type.public_info and not iig_obs_type.perfect_recall):
@@ -145,6 +215,8 @@ class LudensSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is
         return actions
 
     def _apply_action(self, action: int) -> None:
+        if self.is_terminal():      # also a game cut at max_plies, which ludens alone would continue
+            raise IllegalActionError(f"action {action}: the game is over")
         self.ludens_state.apply_action(action)
 
     def _action_to_string(self, player: int, action: int) -> str:
@@ -159,6 +231,14 @@ class LudensSpielState(pyspiel.State):  # type: ignore[misc]  # pyspiel.State is
 
     def __str__(self) -> str:
         return str(self.ludens_state)
+
+    def serialize(self) -> str:
+        """The state in ludens' checked format (``game.deserialize_state`` reads it)."""
+        return self.ludens_state.serialize()
+
+    def __reduce__(self) -> tuple[Any, tuple[str, str]]:
+        # pickle and copy: the game string and ludens' format, never a pickled __dict__
+        return _restore_spiel_state, (str(self.get_game()), self.serialize())
 
 
 class _PlanesObserver:
@@ -204,9 +284,48 @@ for _name, _type in _GAME_TYPES.items():
         pyspiel.register_game(_type, _game_class(_name))
 
 
+def _restore_spiel_state(game_string: str, text: str) -> LudensSpielState:
+    game = pyspiel.load_game(game_string)
+    if not isinstance(game, LudensSpielGame):
+        raise PositionError(f"{short_repr(game_string)} is not a ludens game")
+    return game.deserialize_state(text)
+
+
+def serialize_game_and_state(game: LudensSpielGame, state: LudensSpielState) -> str:
+    """The game string and the state in ludens' checked format, as JSON (read
+    back by ``deserialize_game_and_state``); unlike
+    ``pyspiel.serialize_game_and_state``, nothing is pickled."""
+    if not isinstance(game, LudensSpielGame) or not isinstance(state, LudensSpielState):
+        raise ParameterError("serialize_game_and_state: a ludens pyspiel game and one of its states")
+    return json.dumps({"game": str(game), "state": state.serialize()})
+
+
+def deserialize_game_and_state(text: str) -> tuple[LudensSpielGame, LudensSpielState]:
+    """The game and state ``serialize_game_and_state`` wrote, each checked;
+    ``PositionError`` for anything else (never unpickled, never executed)."""
+    if not isinstance(text, str) or len(text) > 2**26:
+        raise PositionError(f"deserialize_game_and_state: {short_repr(text)} is not a serialized game and state")
+    try:
+        data = json.loads(text)
+    except (ValueError, RecursionError):
+        data = None
+    if not (isinstance(data, dict) and set(data) == {"game", "state"} and isinstance(data["game"], str)
+            and data["game"].startswith(_PREFIX) and isinstance(data["state"], str)):
+        raise PositionError(f"deserialize_game_and_state: {short_repr(text)} is not a serialized game and state")
+    try:
+        game = pyspiel.load_game(data["game"])
+    except pyspiel.SpielError as e:
+        raise PositionError(f"deserialize_game_and_state: cannot load {short_repr(data['game'])}: {e}") from None
+    if not isinstance(game, LudensSpielGame):
+        raise PositionError(f"deserialize_game_and_state: {short_repr(data['game'])} is not a ludens game")
+    return game, game.deserialize_state(data["state"])
+
+
 def load_game(name: str, **params: Any) -> LudensSpielGame:
     """The pyspiel game of ludens game ``name`` with ludens ``params`` (and ``max_plies``)."""
     by_name = {p.name: p for p in game_class(name).PARAMS}
+    if "max_plies" in params:       # checked here: pyspiel cannot even pass on an int beyond 32 bits
+        index_in(params["max_plies"], 0, _MAX_PLIES, "openspiel: max_plies")
     spiel = {key: _encode(by_name[key], value) if key in by_name else value for key, value in params.items()}
     game: LudensSpielGame = pyspiel.load_game(_PREFIX + name, spiel)      # the instance registered here
     return game

@@ -23,7 +23,9 @@ import html as _html
 import math
 import re
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Any, Iterable, Optional
+from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
+
+from ludens._coordinates import NAME as _NAME, edge_labels
 
 if TYPE_CHECKING:         # annotations only: _state imports this module
     from ludens._board import Board
@@ -70,7 +72,6 @@ def style_of(game: Game) -> _Style:
     looks = {key: drawing[key] for key in ("cell", "line", "points", "piece", "last", "kinds") if key in drawing}
     return _Style({k + 1: _PALETTE[p] for k, p in enumerate(pieces)}, **looks)
 
-_NAME = re.compile(r"([a-z]+)([0-9]+)")
 
 
 # -- small helpers -------------------------------------------------------------
@@ -205,7 +206,7 @@ def legal_cells(state: State) -> list[str]:
 # -- the picture ---------------------------------------------------------------
 
 def svg(state: State, size: float = 480, coordinates: bool = True, last_turn: bool = True, legal: bool = False,
-        labels: bool = True) -> str:
+        labels: bool = True, names: bool = False) -> str:
     """The position of ``state`` as an SVG document (a string).
 
     ``size``: the longer side of the picture in pixels (it scales freely: the
@@ -213,7 +214,10 @@ def svg(state: State, size: float = 480, coordinates: bool = True, last_turn: bo
     board.  ``last_turn``: outline the cells the last turn changed (the turn
     in progress, if one has begun).  ``legal``: ring the cells the player to
     move may play to.  ``labels``: the letters or numbers printed on cells
-    (Hox, Tip-Top-Toe).
+    (Hox, Tip-Top-Toe).  ``names``: every cell's name printed on it instead
+    (a picture that teaches the notation).  Every cell carries its name as a
+    ``<title>``: a browser shows it when the pointer rests on the cell.
+    Pure function of ``state``; safe from any thread that owns ``state``.
     """
     if not size > 0:
         raise ValueError(f"size must be positive, not {size!r}")
@@ -236,12 +240,13 @@ def svg(state: State, size: float = 480, coordinates: bool = True, last_turn: bo
         _draw_house_borders(cv, lay)
     if "regions" in layers:
         _draw_control(cv, lay, state, style)
-    shown = drawing.get("labels") if labels else None
+    shown = "all" if names else drawing.get("labels") if labels else None
+    label = (lambda name: name) if names else game._cell_label
     if shown:
-        _draw_labels(cv, lay, game, cells, style, on_pieces=False)
+        _draw_labels(cv, lay, label, cells, style, on_pieces=False)
     _draw_pieces(cv, lay, style, cells)
     if shown == "all":
-        _draw_labels(cv, lay, game, cells, style, on_pieces=True)
+        _draw_labels(cv, lay, label, cells, style, on_pieces=True)
     if "houses" in layers:
         _draw_house_marks(cv, lay, position.get("houses"), style)
     if last_turn:
@@ -293,10 +298,10 @@ def _draw_cells(cv: _Canvas, lay: _Layout, style: _Style, cells: dict[str, Any])
             extra = f' data-kind="{kind}" fill="{fill}" stroke="{line}"'
             if kind == "tile":
                 tiles.append(name)
-        cv.add(f'<polygon class="cell" data-cell="{name}"{extra} points="{_pts(pts)}"/>')
+        cv.add(f'<polygon class="cell" data-cell="{name}"{extra} points="{_pts(pts)}"><title>{name}</title></polygon>')
     cv.end()
     if tiles:
-        cv.group('class="tile-rims" fill="none" stroke="#f6ecd2" stroke-width="1.6" stroke-linejoin="round"')
+        cv.group('class="tile-rims" pointer-events="none" fill="none" stroke="#f6ecd2" stroke-width="1.6" stroke-linejoin="round"')
         for name in tiles:
             cv.add(f'<polygon points="{_pts(lay.corners(name, 0.8))}"/>')
         cv.end()
@@ -337,7 +342,7 @@ def _draw_grid(cv: _Canvas, lay: _Layout, style: _Style) -> None:
     for name in lay.board.names:
         x, y = lay.centre[name]
         cv.add(f'<rect class="cell" data-cell="{name}" x="{_n(x - half)}" y="{_n(y - half)}" '
-               f'width="{_n(_SQUARE)}" height="{_n(_SQUARE)}"/>')
+               f'width="{_n(_SQUARE)}" height="{_n(_SQUARE)}"><title>{name}</title></rect>')
     cv.end()
 
 
@@ -360,7 +365,7 @@ def _draw_edges(cv: _Canvas, lay: _Layout, style: _Style, rows: int, columns: in
         fill, outline, _ = style.colours[colour]
         d = "".join(paths[colour])
         # Drawn twice: a rim in the outline colour, so that white shows on white paper.
-        cv.add(f'<g class="edge" data-colour="{colour}" fill="none" stroke-linecap="round">'
+        cv.add(f'<g class="edge" pointer-events="none" data-colour="{colour}" fill="none" stroke-linecap="round">'
                f'<path d="{d}" stroke="{outline}" stroke-width="{_n(width + 2)}"/>'
                f'<path d="{d}" stroke="{fill}" stroke-width="{_n(width)}"/></g>')
 
@@ -378,7 +383,7 @@ def _draw_house_borders(cv: _Canvas, lay: _Layout) -> None:
     for k in range(4):
         lines.append(f"M{_n(left + k * side)} {_n(top)}V{_n(top + 3 * side)}")
         lines.append(f"M{_n(left)} {_n(top + k * side)}H{_n(left + 3 * side)}")
-    cv.add(f'<path class="house-border" d="{"".join(lines)}" stroke="{_INK}" stroke-width="3" '
+    cv.add(f'<path class="house-border" pointer-events="none" d="{"".join(lines)}" stroke="{_INK}" stroke-width="3" '
            f'stroke-linecap="square" fill="none"/>')
 
 
@@ -393,7 +398,7 @@ def _draw_house_marks(cv: _Canvas, lay: _Layout, houses: Optional[list[Any]], st
             inset = 3.5 if colour == 1 or len(colours) == 1 else 7.5
             box = (f'x="{_n(x + inset)}" y="{_n(y + inset)}" width="{_n(side - 2 * inset)}" '
                    f'height="{_n(side - 2 * inset)}" rx="3"')
-            cv.add(f'<g class="house-mark" data-house="{h}" data-colour="{colour}" fill="none">'
+            cv.add(f'<g class="house-mark" pointer-events="none" data-house="{h}" data-colour="{colour}" fill="none">'
                    f'<rect {box} stroke="{outline}" stroke-width="4"/><rect {box} stroke="{fill}" stroke-width="2.2"/></g>')
 
 
@@ -412,7 +417,7 @@ def _draw_control(cv: _Canvas, lay: _Layout, state: State, style: _Style) -> Non
         members = [name for name in region.get("cells", ()) if name in lay.centre]
         inside = {lay.coords[name] for name in members}
         border = []
-        cv.group(f'class="region" data-colour="{colour}" fill="{fill}" fill-opacity="0.12"')
+        cv.group(f'class="region" pointer-events="none" data-colour="{colour}" fill="{fill}" fill-opacity="0.12"')
         for name in members:
             cv.add(f'<polygon class="control" data-cell="{name}" points="{_pts(lay.corners(name))}"/>')
             q, r = lay.coords[name]
@@ -425,24 +430,34 @@ def _draw_control(cv: _Canvas, lay: _Layout, state: State, style: _Style) -> Non
         cv.end()
 
 
-def _draw_labels(cv: _Canvas, lay: _Layout, game: Game, cells: dict[str, Any], style: _Style,
+def _draw_labels(cv: _Canvas, lay: _Layout, label: Callable[[str], Any], cells: dict[str, Any], style: _Style,
                  on_pieces: bool) -> None:
-    """The game's cell labels (Hox's letters, Tip-Top-Toe's numbers) on empty
-    cells, or (``on_pieces``) on pieces, in the ink of the piece's colour."""
-    label = game._cell_label
+    """Cell labels (Hox's letters, Tip-Top-Toe's numbers, or the cells' names)
+    on empty cells, or (``on_pieces``) on pieces, in the ink of the piece's colour."""
     size = _HEX_R * 0.62 if lay.hex else _SQUARE * 0.36
-    cv.group(f'class="labels" font-size="{_n(size)}"' + ("" if on_pieces else f' fill="{_LABEL}"'))
+    cv.group(f'class="labels" pointer-events="none" font-size="{_n(size)}"' + ("" if on_pieces else f' fill="{_LABEL}"'))
     for name in lay.board.names:
         if (name in cells) == on_pieces:
             x, y = lay.centre[name]
-            ink = f' fill="{style.colours.get(cells[name], _BLACK)[2]}"' if on_pieces else ""
-            cv.text(x, y, str(label(name)), size, "label", attrs=f' data-cell="{name}"{ink}')
+            ink = f' fill="{_ink_on(style, cells[name])}"' if on_pieces else ""
+            text = str(label(name))
+            cv.text(x, y, text, size * min(1.0, 2.2 / max(1, len(text))), "label", attrs=f' data-cell="{name}"{ink}')
     cv.end()
+
+
+def _ink_on(style: _Style, value: Any) -> str:
+    """Text colour on a cell's contents: a piece's ink, a stack's top piece's
+    ink, board ink on an empty hex of a kind (Storisende's "t")."""
+    if isinstance(value, str):
+        if len(value) < 2:
+            return _INK
+        value = int(value[len(value) - 1])
+    return style.colours.get(value, _BLACK)[2]
 
 
 def _draw_pieces(cv: _Canvas, lay: _Layout, style: _Style, cells: dict[str, Any]) -> None:
     radius = _SQUARE * 0.47 if lay.points else lay.inner * style.piece
-    cv.group('stroke-width="1.4"')
+    cv.group('stroke-width="1.4" pointer-events="none"')
     for name in lay.board.names:
         value = cells.get(name)
         if value is None:
@@ -487,9 +502,9 @@ def _draw_marks(cv: _Canvas, lay: _Layout, names: list[str], kind: str, colour: 
         return
     if kind == "last":
         width = 3 if lay.points else lay.inner * 0.16
-        cv.group(f'fill="none" stroke="{colour}" stroke-width="{_n(width)}" stroke-linejoin="round"')
+        cv.group(f'fill="none" stroke="{colour}" stroke-width="{_n(width)}" stroke-linejoin="round" pointer-events="none"')
     else:
-        cv.group(f'fill="none" stroke="{colour}" stroke-width="{_n(lay.inner * 0.08)}" stroke-opacity="0.7"')
+        cv.group(f'fill="none" stroke="{colour}" stroke-width="{_n(lay.inner * 0.08)}" stroke-opacity="0.7" pointer-events="none"')
     for name in names:
         x, y = lay.centre[name]
         if kind == "last" and not lay.points:
@@ -501,45 +516,15 @@ def _draw_marks(cv: _Canvas, lay: _Layout, names: list[str], kind: str, colour: 
 
 
 def _draw_coordinates(cv: _Canvas, lay: _Layout) -> None:
-    """Row names beside each row and column names above and below each
-    column, when every row (column) shares one part of its cells' names."""
-    rows: dict[int, list[str]] = {}
-    cols: dict[int, list[str]] = {}
-    for name, (q, r) in lay.coords.items():
-        rows.setdefault(r, []).append(name)
-        cols.setdefault(q, []).append(name)
+    """Row and column names around the board, where ``edge_labels`` puts them."""
     size = _HEX_R * 0.62 if lay.hex else _SQUARE * 0.34
-    gap = lay.unit * (0.95 if lay.hex else 0.85)
-    rise = 1.65 * _HEX_R if lay.hex else gap
-    cv.group(f'class="coords" font-size="{_n(size)}" fill="{_INK}"')
-    for lines, axis in ((rows, 0), (cols, 1)):
-        line_names = _shared_part(lines)
-        for key, names in sorted(lines.items()) if line_names else ():
-            ends = sorted(names, key=lambda c: lay.coords[c][axis])
-            for end, sign in ((ends[0], -1), (ends[len(ends) - 1], 1)):
-                x, y = lay.centre[end]
-                if axis == 0:       # a row: its name left and right
-                    cv.text(x + sign * gap, y, line_names[key], size, "coord")
-                else:               # a column: above and below
-                    cv.text(x, y + sign * rise, line_names[key], size, "coord")
+    gap = 0.95 if lay.hex else 0.85                 # in neighbour distances
+    rise = 1.1 if lay.hex else 0.85                 # in rows
+    row = 1.5 * _HEX_R if lay.hex else _SQUARE
+    cv.group(f'class="coords" font-size="{_n(size)}" fill="{_INK}" pointer-events="none"')
+    for label in edge_labels(lay.board, gap, rise):
+        cv.text(label.x * lay.unit, label.y * row, label.text, size, "coord", f' data-axis="{label.axis}"')
     cv.end()
-
-
-def _shared_part(lines: dict[int, list[str]]) -> dict[int, str]:
-    """For each line, the letters (or else the number) all its cells' names
-    share; empty if some line shares neither."""
-    for group in (1, 2):
-        out: dict[int, str] = {}
-        for key, names in lines.items():
-            parts = {m.group(group) if m else None for m in map(_NAME.fullmatch, names)}
-            if len(parts) != 1 or None in parts:
-                break
-            part = parts.pop()
-            assert part is not None
-            out[key] = part
-        else:
-            return out
-    return {}
 
 
 # -- Jupyter and the viewer page -----------------------------------------------

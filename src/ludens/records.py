@@ -14,16 +14,19 @@ format" page (docs/record-format.rst).
 
 from __future__ import annotations
 
+import contextlib
 import gzip
 import json
 import os
+import zlib
 from dataclasses import dataclass, field
 from typing import Any, Callable, Iterable, Iterator, Mapping, Optional, Union
 
 from ludens._registry import game_class, load
 from ludens._simulate import Rng
 from ludens._state import Game, State
-from ludens.errors import LudensError
+from ludens._checks import file_path, output_path, replacing, short_repr
+from ludens.errors import LudensError, RecordError
 
 # Fields of a recorded state that describe the turn rather than the position
 # ("events": the reference implementation's; "actions": ludens').
@@ -32,30 +35,92 @@ _NOT_POSITION = {"mover", "events", "actions", "board", "to_move"}
 
 PathLike = Union[str, "os.PathLike[str]"]
 
+#: The longest line (in bytes, newline included) ``read`` accepts and
+#: ``write`` writes: one record, a long game on a large board with every
+#: position after every turn, is a few MiB; a longer line is refused before
+#: it is held in memory.
+MAX_LINE = 32 * 2**20
 
-def _open(path: PathLike, mode: str) -> Any:
-    if str(path).endswith(".gz"):
-        return gzip.open(path, mode + "t", encoding="utf-8")
-    return open(path, mode, encoding="utf-8")
+def _binary(path: str, mode: str) -> Any:
+    if path.endswith(".gz"):
+        return gzip.open(path, mode + "b")
+    return open(path, mode + "b")
 
 
 def read(path: PathLike) -> Iterator[dict[str, Any]]:
-    """The records of a .jsonl or .jsonl.gz file, one dict per game."""
-    with _open(path, "r") as f:
-        for line in f:
+    """The records of a .jsonl or .jsonl.gz file, one dict per game, read one
+    line at a time (the file is never held whole).
+
+    A bad ``path`` raises ``ParameterError`` at the first ``next()``; a line
+    that is not a JSON object, is longer than ``MAX_LINE`` bytes or nests
+    too deeply, or a damaged gzip stream, raises
+    ``RecordError`` naming the line; an unreadable file raises ``OSError``.
+    """
+    name = file_path(path, "records.read: path")
+    with _binary(name, "r") as f:
+        number = 0
+        while True:
+            number += 1
+            try:
+                line = f.readline(MAX_LINE + 1)
+            except (EOFError, gzip.BadGzipFile, zlib.error) as e:
+                raise RecordError(f"{name}: line {number}: damaged gzip stream ({e})") from None
+            if not line:
+                return
+            if len(line) > MAX_LINE:
+                raise RecordError(f"{name}: line {number} is longer than {MAX_LINE} bytes (records.MAX_LINE)")
             if line.strip():
-                yield json.loads(line)
+                yield _decode(line, f"{name}: line {number}")
+
+
+def _decode(line: bytes, where: str) -> dict[str, Any]:
+    """One record line as a dict, or RecordError naming ``where``."""
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError as e:
+        raise RecordError(f"{where}: not UTF-8 text ({e.reason} at byte {e.start})") from None
+    try:
+        rec = json.loads(text)
+    except ValueError as e:
+        raise RecordError(f"{where}: not JSON ({e})") from None
+    except RecursionError:              # the decoder's own bound on nesting
+        raise RecordError(f"{where}: JSON nested too deeply") from None
+    if not isinstance(rec, dict):
+        raise RecordError(f"{where}: a record is a JSON object, not {type(rec).__name__}")
+    return rec
 
 
 def write(path: PathLike, records: Iterable[Mapping[str, Any]]) -> int:
     """Write ``records`` to ``path``, one JSON object per line (gzip-compressed
-    when the name ends in ``.gz``); returns the number written."""
+    when the name ends in ``.gz``); returns the number written.
+
+    All or nothing: the path is checked first (``ParameterError`` for a name
+    that is not a string or path, a missing directory, a directory), the
+    records go to a temporary file beside it, renamed into place once every
+    record was written; a record that cannot be encoded (``RecordError``) or
+    any other failure leaves an existing file as it was.
+    """
+    name = output_path(path, "records.write: path")
     count = 0
-    with _open(path, "w") as f:
+    packed = name.endswith(".gz")
+    with replacing(name) as raw, (gzip.GzipFile(os.path.basename(name), "wb", fileobj=raw) if packed
+                                  else contextlib.nullcontext(raw)) as f:
         for rec in records:
-            f.write(json.dumps(_plain(rec), separators=(",", ":")) + "\n")
             count += 1
+            f.write(_encode(rec, count))
     return count
+
+
+def _encode(rec: Any, number: int) -> bytes:
+    if not isinstance(rec, Mapping):
+        raise RecordError(f"record {number} is {short_repr(rec)}, not a mapping")
+    try:
+        line = (json.dumps(_plain(rec), separators=(",", ":"), allow_nan=False) + "\n").encode("utf-8")
+    except (TypeError, ValueError, RecursionError) as e:
+        raise RecordError(f"record {number} cannot be written as JSON: {e}") from None
+    if len(line) > MAX_LINE:
+        raise RecordError(f"record {number} is {len(line)} bytes of JSON, more than {MAX_LINE} (records.MAX_LINE)")
+    return line
 
 
 def from_state(state: State, **extra: Any) -> dict[str, Any]:
@@ -164,20 +229,56 @@ def compare_position(state: State, expect: dict[str, Any]) -> list[str]:
     return problems
 
 
+def check(record: Any, with_states: bool = True) -> Game:
+    """The game of ``record``, after checking its form; ``RecordError``
+    naming what is wrong otherwise: a record is a dict naming a game ludens
+    can load with its parameters, with ``moves`` a list of move strings and
+    (``with_states``) ``states`` a list of positions, at least one per move;
+    ``position``, ``initial`` and ``result``, when present and not null, are
+    objects.  Only the form is checked; ``replay`` checks the contents."""
+    if not isinstance(record, dict):
+        raise RecordError(f"a record is a JSON object, not {type(record).__name__}")
+    if not isinstance(record.get("game"), str):
+        raise RecordError(f"a record names its game (a string), not {short_repr(record.get('game'))}")
+    try:
+        game = load(record["game"], **record_params(record))
+    except (ValueError, TypeError, AttributeError, KeyError) as e:     # a game's reading of hostile fields
+        raise RecordError(f"cannot load its game ({short_repr(record['game'])}, variants "
+                          f"{short_repr(record.get('variants'))}): {e}") from None
+    moves, states = record.get("moves"), record.get("states")
+    if not isinstance(moves, list) or not all(isinstance(m, str) for m in moves):
+        raise RecordError("a record's 'moves' must be a list of move strings")
+    for key in ("position", "initial", "result"):
+        if record.get(key) is not None and not isinstance(record[key], dict):
+            raise RecordError(f"a record's {key!r} must be an object, not {type(record[key]).__name__}")
+    if with_states:
+        if not isinstance(states, list) or not all(isinstance(s, dict) for s in states):
+            raise RecordError("a record's 'states' must be a list of positions")
+        if len(states) < len(moves):
+            raise RecordError(f"a record with {len(moves)} moves but only {len(states)} recorded states")
+    return game
+
+
 def replay(record: dict[str, Any], params: Optional[dict[str, Any]] = None, stop_at_first: bool = True,
            on_turn: Optional[Callable[[State, dict[str, Any]], None]] = None) -> ReplayResult:
     """Play a record's moves in ludens, comparing the position after every turn.
 
+    ``params``, if given, replace the record's own game parameters.  A record
+    of the wrong form raises ``RecordError`` (see ``check``), and a recorded
+    ``position`` ludens cannot set up ``PositionError``; moves ludens rejects
+    and positions that differ are mismatches of the result.
     ``on_turn(state, recorded_state)``, if given, is called after each turn's
     comparison (for checks of one's own).
     """
+    game = check(record)
+    if params is not None:
+        game = load(record["game"], **params)
     name = record["game"]
-    game = load(name, **(record_params(record) if params is None else params))
     state = game.new_state(record["position"]) if record.get("position") is not None else game.new_initial_state()
     result = ReplayResult(game=name, seed=record.get("seed"), turns=0, state=state)
     initial = record.get("initial")
     if initial is not None:
-        result.mismatches += [f"initial position: {p}" for p in compare_position(state, initial)]
+        result.mismatches += [f"initial position: {p}" for p in _compare(state, initial)]
     for i, (move, expect) in enumerate(zip(record["moves"], record["states"])):
         try:
             state.apply(move)
@@ -185,7 +286,7 @@ def replay(record: dict[str, Any], params: Optional[dict[str, Any]] = None, stop
             result.mismatches.append(f"turn {i + 1} {move!r}: rejected: {e}")
             break
         result.turns = i + 1
-        found = compare_position(state, expect)
+        found = _compare(state, expect)
         result.mismatches += [f"turn {i + 1} {move!r}: {p}" for p in found]
         if on_turn is not None:
             on_turn(state, expect)
@@ -194,6 +295,14 @@ def replay(record: dict[str, Any], params: Optional[dict[str, Any]] = None, stop
     if result.ok:
         result.mismatches += _compare_result(state, record.get("result") or {})
     return result
+
+
+def _compare(state: State, expect: dict[str, Any]) -> list[str]:
+    """``compare_position``, with a recorded position of the wrong form a mismatch, not an exception."""
+    try:
+        return compare_position(state, expect)
+    except (KeyError, TypeError, AttributeError) as e:
+        return [f"the recorded position cannot be read ({type(e).__name__}: {e})"]
 
 
 def _compare_result(state: State, result: dict[str, Any]) -> list[str]:
@@ -209,7 +318,10 @@ def _compare_result(state: State, result: dict[str, Any]) -> list[str]:
         problems.append(f"game over: ludens {state.is_terminal()}, record {bool(result['gameover'])}")
     elif result["gameover"]:
         best = state.winners()
-        expect = sorted(w - 1 for w in result.get("winner") or [])
+        winner = result.get("winner") or []
+        if not isinstance(winner, list) or not all(type(w) is int for w in winner):
+            return problems + [f"the recorded winner {short_repr(winner)} is not a list of player numbers"]
+        expect = sorted(w - 1 for w in winner)
         if best != expect:
             problems.append(f"winners (0-based) ludens {best}, record {expect}")
     return problems

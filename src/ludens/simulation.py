@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import csv
 import functools
+import io
 import json
 import math
 import os
@@ -23,7 +24,7 @@ import numpy as np
 
 from ludens import records
 from ludens._params import in_force
-from ludens._checks import index_in
+from ludens._checks import index_in, output_path, replacing
 from ludens._registry import load
 from ludens._simulate import StopFlag, run_chunk
 from ludens._state import Game, State
@@ -173,9 +174,11 @@ class SimulationResult:
         return cols
 
     def to_csv(self, path: Union[str, "os.PathLike[str]"]) -> None:
-        """One row per game: index, winner, plies, turns, truncated, mean_legal, returns, scores."""
+        """One row per game: index, winner, plies, turns, truncated, mean_legal,
+        returns, scores; the file is written whole or not at all."""
+        name = output_path(path, "to_csv: path")
         cols = self._columns()
-        with open(path, "w", newline="") as f:
+        with replacing(name) as raw, io.TextIOWrapper(raw, encoding="utf-8", newline="") as f:
             w = csv.writer(f)
             w.writerow(cols)
             for row in zip(*(c.tolist() for c in cols.values())):
@@ -282,6 +285,8 @@ def simulate(game: Union[str, Game, State], n: int, seed: int = 0, *, threads: O
         chunk_size = max(1, min(2048, -(-n // (workers * 8)))) if n else 1
     chunk_size = index_in(chunk_size, 1, MAX_GAMES, "simulate: chunk_size")
     record_games = index_in(record_games, 0, MAX_GAMES, "simulate: record_games")
+    if record is not None:          # checked now: a typo must not cost the batch
+        record = output_path(record, "simulate: record")
     if isinstance(source, State) and source.is_terminal():
         raise ParameterError("cannot simulate from a finished game")
     out = _result_arrays(n, g.num_players)

@@ -16,6 +16,7 @@ import itertools
 import os
 from typing import Any, Iterable, Literal, Mapping, Optional, Sequence, Union, overload
 
+from ludens._checks import output_path, replacing
 from ludens._params import in_force
 from ludens._registry import game_class, load
 from ludens.errors import ParameterError
@@ -103,17 +104,41 @@ def as_frame(table: list[Row]) -> Any:
     return pd.DataFrame(table)
 
 
-def plot(table: Any, path: Union[str, "os.PathLike[str]"], title: Optional[str] = None) -> None:
-    """Draw each player's win rate with its 95% interval, one point per
-    combination (and seed), to ``path`` (any format matplotlib writes, from
-    the file's suffix: .png, .svg, .pdf).  ``table`` is what ``sweep``
-    returns (a DataFrame or a list of dicts).  Needs matplotlib."""
+def _pyplot() -> Any:
     try:
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
     except ImportError:
         raise ImportError("plots need matplotlib: pip install 'ludens[plot]'") from None
+    return plt
+
+
+def check_plot_path(path: Union[str, "os.PathLike[str]"]) -> tuple[str, str]:
+    """``path`` and its picture format, when ``plot`` can write it: a file
+    name in a writable directory whose suffix names a format matplotlib
+    writes (``ParameterError`` otherwise: matplotlib itself would write
+    ``dir`` as ``dir.png``).  Needs matplotlib."""
+    name = output_path(path, "plot: path")
+    suffix = os.path.splitext(name)[1].lstrip(".").lower()
+    _pyplot()
+    from matplotlib.backend_bases import FigureCanvasBase
+    formats = FigureCanvasBase.get_supported_filetypes()
+    if suffix not in formats:
+        raise ParameterError(f"plot: path {name!r} does not end in a picture format's suffix "
+                             f"({', '.join('.' + f for f in sorted(formats))})")
+    return name, suffix
+
+
+def plot(table: Any, path: Union[str, "os.PathLike[str]"], title: Optional[str] = None) -> None:
+    """Draw each player's win rate with its 95% interval, one point per
+    combination (and seed), to ``path`` (any format matplotlib writes, from
+    the file's suffix: .png, .svg, .pdf; see ``check_plot_path``), written
+    whole or not at all.  ``table`` is what ``sweep`` returns (a DataFrame or
+    a list of dicts).  Needs matplotlib.  Not thread-safe (matplotlib's
+    pyplot is not)."""
+    name, suffix = check_plot_path(path)
+    plt = _pyplot()
     records = table.to_dict("records") if hasattr(table, "to_dict") else list(table)
     if not records:
         raise ValueError("nothing to plot: the table is empty")
@@ -145,5 +170,8 @@ def plot(table: Any, path: Union[str, "os.PathLike[str]"], title: Optional[str] 
     if title:
         ax.set_title(title)
     fig.tight_layout()
-    fig.savefig(path)
-    plt.close(fig)
+    try:
+        with replacing(name) as f:
+            fig.savefig(f, format=suffix)
+    finally:
+        plt.close(fig)

