@@ -29,7 +29,7 @@ from ludens._registry import game_class, load
 from ludens._state import Game
 from ludens.errors import ParameterError
 from ludens.metrics import GameTrace, Row, TraceBuilder, colour_names, summarize
-from ludens.simulation import usable_cpus
+from ludens._checks import usable_cpus
 from ludens.sweeps import _has_pandas, as_frame, combinations
 
 __all__ = ["evaluate", "skill_trace", "play_traces", "report", "EvaluationInterrupted"]
