@@ -154,7 +154,8 @@ def test_the_command_line(tmp_path):
                  "--threads", "1", "--no-progress", "--csv", str(csv_path)], out=out) == 0
     text = out.getvalue()
     assert text.count("2 games, mcts:simulations=20") == 2 and "win_colour Black" in text
-    assert csv_path.read_text().splitlines()[0].startswith("size,swap,protocol,upto,bot,opponent,games,metric")
+    head = csv_path.read_text().splitlines()[0]
+    assert head.startswith("size,swap,protocol,upto,") and head.endswith(",bot,opponent,games,metric,subject,value,low,high")
     out = io.StringIO()
     assert main(["evaluate", "hex", "--bot", BOT, "-n", "2", "-p", "size=3", "--json", "--threads", "1"],
                 out=out) == 0
