@@ -28,7 +28,7 @@ from libc.string cimport memcpy, memset
 from ludens._clock cimport monotonic_seconds
 from ludens._limits cimport MAX_PLAYERS
 from ludens._signals cimport interrupted, reraise
-from ludens._state cimport Game, Header, Rules, State
+from ludens._state cimport Game, Header, Rules, State, rules_returns
 
 import threading
 import time
@@ -85,7 +85,7 @@ cdef inline int8_t outcome(const Search* W, const void* core, int8_t seat) noexc
     cdef double vals[MAX_PLAYERS]
     cdef const Header* h = <const Header*>core
     memset(vals, 0, sizeof(vals))
-    W.R.returns(core, W.geom, vals)
+    rules_returns(W.R, core, W.geom, vals)
     cdef double v = vals[seat ^ h.swapped]
     return 1 if v > 0 else (-1 if v < 0 else 0)
 
