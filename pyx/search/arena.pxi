@@ -65,6 +65,27 @@ cdef void tree_free(Tree* T) noexcept nogil:
     free(T.nodes); free(T.W); free(T.pv); free(T.core); free(T.buf); free(T.hx.data)
     T.nodes = NULL; T.W = NULL; T.pv = NULL; T.core = NULL; T.buf = NULL; T.hx.data = NULL
     T.n = T.cap = 0
+    free(T.amaf_n); free(T.amaf_w); free(T.mast_n); free(T.mast_w); free(T.weights); free(T.rec); free(T.mark)
+    T.amaf_n = NULL; T.amaf_w = NULL; T.mast_n = NULL; T.mast_w = NULL; T.weights = NULL; T.rec = NULL
+    T.mark = NULL
+    T.amaf_cap = 0
+    T.rec_cap = 0
+
+
+cdef int keep_amaf(Tree* T, const int32_t* order, int64_t count, int64_t cap) noexcept nogil:
+    """The AMAF statistics of the nodes ``order[0..count)``, compacted into new arrays of ``cap``."""
+    cdef int32_t* an = <int32_t*>malloc(sizeof(int32_t) * cap)
+    cdef float* aw = <float*>malloc(sizeof(float) * cap)
+    cdef int64_t i
+    if an == NULL or aw == NULL:
+        free(an); free(aw)
+        return -1
+    for i in range(count):
+        an[i] = T.amaf_n[order[i]]
+        aw[i] = T.amaf_w[order[i]]
+    free(T.amaf_n); free(T.amaf_w)
+    T.amaf_n, T.amaf_w, T.amaf_cap = an, aw, cap
+    return 0
 
 
 cdef int tree_keep_subtree(Tree* T, const Shared* S, int32_t keep) noexcept nogil:
@@ -94,6 +115,9 @@ cdef int tree_keep_subtree(Tree* T, const Shared* S, int32_t keep) noexcept nogi
     W = <double*>malloc(sizeof(double) * P * cap)
     pv = <int8_t*>malloc(P * cap)
     if nodes == NULL or W == NULL or pv == NULL:
+        free(order); free(where); free(nodes); free(W); free(pv)
+        return -1
+    if T.amaf_n != NULL and keep_amaf(T, order, tail, cap) < 0:
         free(order); free(where); free(nodes); free(W); free(pv)
         return -1
     for i in range(tail):

@@ -8,21 +8,22 @@ down the tree, then rolls out with the game's own playout (or the generic
 one) exactly as ``ludens.simulate`` does.  Everything below ``run`` is
 ``nogil``.
 
-The parts: the arena (arena.pxi), the steps of a simulation both selection
-rules share (simulation.pxi), UCT (uct.pxi), PUCT with an evaluator
-(puct.pxi); this file is the Python class.  The C layout is declared in
+The parts: the arena (arena.pxi), the steps of a simulation the selection
+rules share (simulation.pxi), UCT (uct.pxi), the enhanced UCT -- RAVE,
+priors, widening, MAST and guided rollouts (enhanced.pxi) --, PUCT with an
+evaluator (puct.pxi); this file is the Python class.  The C layout is declared in
 src/ludens/_mcts.pxd.
 """
 
 cimport numpy as cnp
 from cpython.exc cimport PyErr_CheckSignals
-from libc.math cimport log, sqrt
+from libc.math cimport log, pow, sqrt
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport free, malloc, realloc
-from libc.string cimport memcpy, memset
+from libc.stdlib cimport calloc, free, malloc, realloc
+from libc.string cimport memcpy, memmove, memset
 
 from ludens._limits cimport MAX_PLAYERS, static_check
-from ludens._rng cimport Rng, rng_below, rng_seed
+from ludens._rng cimport Rng, rng_below, rng_seed, rng_uniform
 from ludens._simulate cimport Hashes, play_one
 from ludens._state cimport Game, Header, PlayoutStats, Rules, State, write_legal_mask, write_observation
 
@@ -44,6 +45,7 @@ static_check(MAX_PLAYERS <= 127)
 include "arena.pxi"
 include "simulation.pxi"
 include "uct.pxi"
+include "enhanced.pxi"
 include "puct.pxi"
 
 
@@ -54,7 +56,8 @@ cdef class MCTS:
 
     ``MCTS(state, simulations=None, seconds=None, threads=1, seed=0,
     exploration=1.0, max_nodes=None, max_mib=512, max_plies=None,
-    evaluator=None, batch_size=16, c_puct=1.5)``
+    evaluator=None, batch_size=16, c_puct=1.5, exact_playouts=False, rave=0,
+    prior_bias=0, widening=0, widening_power=0.5, mast=0, policy=False)``
 
     Without an evaluator it is UCT with one random rollout per simulation:
     the game's search rollout where it has one (Hex fills the board in a
@@ -69,6 +72,33 @@ cdef class MCTS:
     [-1, 1] of shape ``(B, players)`` by seat, or ``(B,)`` for the player to
     move (two-player games).  Leaves of a batch are gathered with virtual loss
     so that they differ.
+
+    The enhancements (UCT only; all off, the default, is the classic search,
+    unchanged -- ``ludens.bots`` names it ``mcts:classic`` and gives the
+    default bot each game's tuned settings, ``ludens.tuning``):
+
+    * ``rave=b`` (> 0): RAVE.  Each child also keeps AMAF statistics (its
+      action played later in a simulation by the same player); its value is
+      ``(1-beta)*mean + beta*amaf`` with ``beta = m/(m + n + b*m*n)`` for
+      ``n`` visits and ``m`` AMAF visits, so AMAF decides while a child is
+      young; a child never visited but with AMAF visits is chosen on them.
+      8 more bytes per node.
+    * ``prior_bias=w`` (> 0): progressive bias from the game's priors
+      (``Rules.priors``; uniform where a game has none): ``+ w * prior /
+      (visits + 1)``; children are tried in the order of their priors.
+    * ``widening=c`` (> 0): progressive widening: a node with ``N`` visits
+      considers only its first ``1 + c * N**widening_power`` children (in
+      prior order where the game has priors, else a random order), the
+      answer to the huge action sets of multi-action turns.
+    * ``mast=p`` (0..1): rollouts play the legal action with the best mean
+      return so far for its player (MAST, over the whole search) with
+      probability ``p``, else uniformly.
+    * ``policy=True``: rollouts follow the game's ``Rules.rollout_policy``
+      where it has one (Hex and Hox save bridges, ...), else MAST/uniform.
+
+    Any of them makes the search play its rollouts itself, action by action
+    (it must see every action), which costs more than a game's own shortcut
+    rollout (Hex's fill of the board): measure at equal time.
 
     Rules the search follows:
 
@@ -92,7 +122,8 @@ cdef class MCTS:
       simulation budget is exactly reproducible for a seed.
     * Memory: a node stores no state (states are re-derived by a memcpy of
       the root core plus the actions down the tree): ``node_bytes`` =
-      32 + 9 * players bytes (50 for two players).  The cap (``max_nodes``,
+      32 + 9 * players bytes (50 for two players), 8 more with RAVE; MAST
+      adds 8 bytes per (player, action) per tree.  The cap (``max_nodes``,
       or ``max_mib`` MiB, split between threads) stops the tree growing;
       the search goes on with rollouts from the leaves it has.
     * ``advance(action)`` moves the root to a child and keeps its subtree
@@ -112,7 +143,8 @@ cdef class MCTS:
 
     def __cinit__(self, state, *, simulations=None, seconds=None, threads=1, seed=0,
                   exploration=1.0, max_nodes=None, max_mib=512, max_plies=None, evaluator=None,
-                  batch_size=16, c_puct=1.5, exact_playouts=False):
+                  batch_size=16, c_puct=1.5, exact_playouts=False, rave=0, prior_bias=0, widening=0,
+                  widening_power=0.5, mast=0, policy=False):
         # Set up in __cinit__, so that no MCTS object exists without its trees.
         self.trees = NULL
         self.ntrees = 0
@@ -136,8 +168,21 @@ cdef class MCTS:
             raise ParameterError(f"evaluator must be callable, not {type(evaluator).__name__}")
         if evaluator is not None and threads != 1:
             raise ParameterError("an evaluator searches with one thread (its batch is the parallelism)")
+        rave = number_in(rave, 0, "rave")
+        prior_bias = number_in(prior_bias, 0, "prior_bias")
+        widening = number_in(widening, 0, "widening")
+        widening_power = number_in(widening_power, 0, "widening_power")
+        mast = number_in(mast, 0, "mast")
+        if widening_power > 1 or mast > 1:
+            raise ParameterError(f"widening_power and mast are at most 1, not {max(widening_power, mast)}")
+        if not isinstance(policy, bool):
+            raise ParameterError(f"policy must be True or False, not {policy!r}")
+        strong = rave > 0 or prior_bias > 0 or widening > 0 or mast > 0 or policy
+        if evaluator is not None and strong:
+            raise ParameterError("rave, prior_bias, widening, mast and policy are settings of UCT, "
+                                 "not of the evaluator's PUCT")
         cdef int P = game.num_players      # at most MAX_PLAYERS (Game._set_rules checks it)
-        cdef int64_t nb = sizeof(Node) + 9 * P
+        cdef int64_t nb = sizeof(Node) + 9 * P + (8 if rave > 0 else 0)
         if max_nodes is not None:
             self._limit = index_in(max_nodes, 1, (1 << 31) - 1, "max_nodes")
         else:
@@ -159,6 +204,14 @@ cdef class MCTS:
         self.S.c_uct = exploration
         self.S.c_puct = c_puct
         self.S.exact = bool(exact_playouts)
+        self.S.strong = strong
+        self.S.rave = rave
+        self.S.prior_bias = prior_bias
+        self.S.priors = game.rules.priors != NULL and (prior_bias > 0 or widening > 0)
+        self.S.widen_c = widening
+        self.S.widen_a = widening_power
+        self.S.mast = mast
+        self.S.policy = policy and game.rules.rollout_policy != NULL
         self.trees = <Tree*>malloc(sizeof(Tree) * threads)
         if self.trees == NULL:
             raise MemoryError()
@@ -207,6 +260,16 @@ cdef class MCTS:
             memcpy(T.hx.data, self.S.prefix, sizeof(uint64_t) * self.S.nprefix)
         if T.cap == 0 and not tree_reserve(T, &self.S, 1):
             raise MemoryError()
+        if self.S.strong and T.mark == NULL:
+            n = self.S.P * max(1, self.S.A)
+            T.mast_n = <int32_t*>calloc(n, sizeof(int32_t))
+            T.mast_w = <float*>calloc(n, sizeof(float))
+            T.mark = <uint32_t*>calloc(n, sizeof(uint32_t))
+            T.weights = <float*>malloc(sizeof(float) * max(1, self.S.A))
+            if T.mast_n == NULL or T.mast_w == NULL or T.mark == NULL or T.weights == NULL:
+                raise MemoryError()
+        if not strong_reserve(T, &self.S):
+            raise MemoryError()
         return 0
 
     # -- running ----------------------------------------------------------------
@@ -240,6 +303,8 @@ cdef class MCTS:
         finally:
             self.seconds_spent += time.perf_counter() - start
         for k in range(self.ntrees):
+            if self.trees[k].stuck == 2:
+                raise MemoryError("MCTS: no memory for a rollout's record")
             if self.trees[k].stuck:
                 raise RuntimeError(f"{self.game.name}: no legal action in a live position; this is a rules bug")
         return self
@@ -351,8 +416,14 @@ cdef class MCTS:
 
     @property
     def node_bytes(self):
-        """Bytes per tree node (no state is stored in a node)."""
-        return sizeof(Node) + 9 * self.S.P
+        """Bytes per tree node (no state is stored in a node; RAVE adds 8)."""
+        return sizeof(Node) + 9 * self.S.P + (8 if self.S.rave > 0 else 0)
+
+    @property
+    def enhancements(self):
+        """The enhanced search's settings (all zero/False: classic UCT)."""
+        return {"rave": self.S.rave, "prior_bias": self.S.prior_bias, "widening": self.S.widen_c,
+                "widening_power": self.S.widen_a, "mast": self.S.mast, "policy": bool(self.S.policy)}
 
     @property
     def nodes(self):

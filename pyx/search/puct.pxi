@@ -41,7 +41,7 @@ cdef int32_t puct_leaf(Tree* T, const Shared* S) noexcept nogil:
     already waiting in this batch gives -2; otherwise the leaf to evaluate."""
     cdef int32_t depth = 0, x
     simulation_start(T, S)
-    x = descend(T, S, 0, &depth, True)
+    x = descend(T, S, 0, &depth, RULE_PUCT)
     if T.nodes[x].flags & (F_PROVEN | F_HORIZON):
         leaf_value(T, S, x, T.value)
         backup(T, S, x, T.value)

@@ -160,16 +160,27 @@ cdef void rollout(Tree* T, const Shared* S, int32_t max_plies) noexcept nogil:
             T.value[p] = 0.0
 
 
-cdef inline int32_t descend(Tree* T, const Shared* S, int32_t x, int32_t* depth, bint puct) noexcept nogil:
+cdef enum:
+    RULE_UCT = 0            # the selection rules descend knows
+    RULE_PUCT = 1
+    RULE_STRONG = 2         # the enhanced UCT (enhanced.pxi)
+
+
+cdef inline int32_t descend(Tree* T, const Shared* S, int32_t x, int32_t* depth, int rule) noexcept nogil:
     """From node ``x`` (its state in T.core, ``depth[0]`` plies below the root)
-    down the tree by the selection rule -- PUCT's, or UCT's -- to the first
+    down the tree by the selection rule -- PUCT's, UCT's or the enhanced one -- to the first
     node that ends the descent: one whose value is known (proven, at the
     horizon), one waiting in a PUCT batch, or one not expanded.  Returns it,
     with its state in T.core and its depth in ``depth[0]``.  (Inline: each
     caller gets the descent of its rule.)"""
     cdef int32_t c
     while not T.nodes[x].flags & (F_PROVEN | F_HORIZON | F_PENDING) and T.nodes[x].first >= 0:
-        c = select_puct(T, S, x) if puct else select_uct(T, S, x)
+        if rule == RULE_PUCT:
+            c = select_puct(T, S, x)
+        elif rule == RULE_STRONG:
+            c = select_strong(T, S, x)
+        else:
+            c = select_uct(T, S, x)
         tree_apply(T, S, T.nodes[c].action)
         depth[0] += 1
         x = c

@@ -46,7 +46,7 @@ cdef void simulate_uct(Tree* T, const Shared* S) noexcept nogil:
     cdef int32_t x = 0, depth = 0
     simulation_start(T, S)
     while True:
-        x = descend(T, S, x, &depth, False)
+        x = descend(T, S, x, &depth, RULE_UCT)
         if T.nodes[x].flags & (F_PROVEN | F_HORIZON):
             leaf_value(T, S, x, T.value)
             break
@@ -72,6 +72,9 @@ cdef void run_uct(Tree* T, Shared* S, int64_t count) noexcept nogil:
     if end > T.target:
         end = T.target
     while T.sims < end and not S.stop and not T.stuck and not T.nodes[0].flags & F_PROVEN:
-        simulate_uct(T, S)
+        if S.strong:
+            simulate_strong(T, S)
+        else:
+            simulate_uct(T, S)
     if T.nodes[0].flags & F_PROVEN:
         T.solved = 1

@@ -4,7 +4,7 @@ nodes in a flat arena, the data every tree of a search reads, and the MCTS
 object holding them.  Declared here for ``ludens._testing``, which runs the
 search's rollouts on their own."""
 
-from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
 
 from ludens._limits cimport MAX_PLAYERS
 from ludens._rng cimport Rng
@@ -47,6 +47,15 @@ ctypedef struct Shared:     # read-only while trees run
     double c_puct
     bint exact              # roll out with the exact playout even where a game has a faster rollout
     ludens_flag stop
+    # The enhanced search (knowledge.pxi); all zero/False is classic UCT, which never reads them.
+    bint strong             # any of the settings below is on: simulations take the enhanced path
+    double rave             # RAVE's bias b (beta = m / (m + n + b*m*n)); 0: off
+    double prior_bias       # progressive bias: + prior_bias * prior / (visits + 1); 0: off
+    bint priors             # children get the game's priors (Rules.priors), tried in their order
+    double widen_c          # progressive widening: children [0, widen_c * visits**widen_a] only; 0: off
+    double widen_a
+    double mast             # MAST: probability of the best-valued action in rollouts; 0: off
+    bint policy             # rollouts follow the game's Rules.rollout_policy where it has one
 
 ctypedef struct Tree:
     Node* nodes
@@ -66,6 +75,19 @@ ctypedef struct Tree:
     int32_t full            # the cap stopped an expansion
     ludens_flag solved      # the root is proven (read by the main thread while the tree's thread runs)
     double value[MAX_PLAYERS]
+    # The enhanced search's arrays (NULL in classic UCT): AMAF statistics per
+    # node (visits, value sums for the parent's mover), MAST's per (seat, action),
+    # the rollout's moves and the AMAF marks of one simulation.
+    int32_t* amaf_n
+    float* amaf_w
+    int64_t amaf_cap
+    int32_t* mast_n
+    float* mast_w
+    float* weights          # num_actions floats: priors of one expansion
+    int32_t* rec            # the rollout's actions, then their seats, rec_cap each
+    int32_t rec_cap
+    uint32_t* mark          # P * num_actions stamps
+    uint32_t stamp
     char _pad[64]           # keeps the counters of trees run by different threads off one cache line
 
 

@@ -170,6 +170,14 @@ ctypedef bint (*rollout_fn)(void* core, const void* geom, Rng* rng, int32_t max_
 ctypedef void (*prior_fn)(const void* core, const void* geom, const int32_t* actions, int32_t n,
                           float* out) noexcept nogil
 
+# Game knowledge for rollouts (optional): the index in ``actions[0..n)`` (the
+# legal actions of a live position, ascending) of the action a guided rollout
+# plays next, or -1 to leave the choice to the search (then uniform, or MAST).
+# ``last`` is the action that led to ``core`` (-1 if unknown).  Draws only from
+# ``rng``; writes nothing.
+ctypedef int32_t (*policy_fn)(const void* core, const void* geom, const int32_t* actions, int32_t n,
+                              int32_t last, Rng* rng) noexcept nogil
+
 ctypedef struct Rules:
     size_t core_size
     legal_fn legal             # sorted legal actions into out (capacity num_actions); returns count
@@ -185,8 +193,7 @@ ctypedef struct Rules:
     playout_fn playout         # optional: a faster random playout with the generic one's draws
     rollout_fn rollout         # optional: a rollout for search (ludens._mcts), same distribution only
     prior_fn priors            # optional: game knowledge, a weight per legal action (search priors)
-    rollout_fn policy_rollout  # optional: game knowledge, a playout guided by it (any distribution,
-                               # legal actions only), with rollout's signature and results
+    policy_fn rollout_policy   # optional: game knowledge, the next action of a guided rollout
 
 
 cdef inline void write_observation(const Rules* R, const void* core, const void* geom, int32_t colour,

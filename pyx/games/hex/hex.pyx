@@ -321,7 +321,7 @@ cdef Rules HEX_RULES = Rules(
     playout=hex_playout,
     rollout=hex_rollout,
     priors=NULL,
-    policy_rollout=NULL,
+    rollout_policy=NULL,
 )
 
 

@@ -145,7 +145,7 @@ cdef Rules SYMPLEHEX_RULES = Rules(
     playout=symplehex_playout,
     rollout=NULL,
     priors=NULL,
-    policy_rollout=NULL,
+    rollout_policy=NULL,
 )
 
 

@@ -232,7 +232,7 @@ cdef Rules OUST_RULES = Rules(
     playout=oust_playout,
     rollout=NULL,
     priors=NULL,
-    policy_rollout=NULL,
+    rollout_policy=NULL,
 )
 
 

@@ -325,7 +325,7 @@ cdef Rules STORISENDE_RULES = Rules(
     playout=NULL,
     rollout=NULL,
     priors=NULL,
-    policy_rollout=NULL,
+    rollout_policy=NULL,
 )
 
 # threefold=False: the same rules without the repetition ending.

@@ -116,7 +116,7 @@ cdef Rules SYMPLE_RULES = Rules(
     playout=symple_playout,
     rollout=NULL,
     priors=NULL,
-    policy_rollout=NULL,
+    rollout_policy=NULL,
 )
 
 

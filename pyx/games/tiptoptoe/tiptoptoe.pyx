@@ -272,7 +272,7 @@ cdef Rules TIPTOPTOE_RULES = Rules(
     playout=tiptoptoe_playout,
     rollout=NULL,
     priors=NULL,
-    policy_rollout=NULL,
+    rollout_policy=NULL,
 )
 
 

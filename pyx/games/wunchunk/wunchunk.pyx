@@ -337,7 +337,7 @@ cdef Rules WUNCHUNK_RULES = Rules(
     playout=wunchunk_playout,
     rollout=NULL,
     priors=NULL,
-    policy_rollout=NULL,
+    rollout_policy=NULL,
 )
 
 
