@@ -8,7 +8,7 @@ from ludens._rng cimport Rng, rng_below, rng_seed
 import numpy as np
 
 from ludens._checks import index_in, short_repr
-from ludens.errors import NotationError
+from ludens.errors import NotationError, ParameterError
 
 # Lattice coordinates and step counts beyond this are off every board (and
 # keep the int32 arithmetic of geo_at far from overflow).
@@ -165,11 +165,12 @@ cdef class Board:
         letter = row from the top of the bounding box, number = column + 1,
         with even rows (counted from the top) shifted right by half a hex.
         """
-        pts = sorted({(int(q), int(r)) for q, r in coords}, key=lambda p: (p[1], p[0]))
-        if len(pts) != len(coords):
-            raise ValueError("custom board: repeated coordinates")
+        points = _custom_points(coords)
+        pts = sorted(set(points), key=lambda p: (p[1], p[0]))
+        if len(pts) != len(points):
+            raise ParameterError("custom board: repeated coordinates")
         if not pts:
-            raise ValueError("custom board: no cells")
+            raise ParameterError("custom board: no cells")
         rmin = min(r for _, r in pts)
         # In half-hex units a cell's x is 2q + r; an even row (from the top) is
         # shifted right by one unit.  Pick the origin that makes the smallest
@@ -341,6 +342,27 @@ def _hex_distance(a, b):
 def _flower(q, r):
     """The seven hexes of a module centred on (q, r)."""
     return [(q, r)] + [(q + dq, r + dr) for dq, dr in _HEX_DIRS]
+
+
+# Custom coordinates stay well inside int32 (the geometry's cell coordinates).
+_CUSTOM_COORD = 1 << 30
+
+
+def _custom_points(coords):
+    """``coords`` as a list of (q, r) integer pairs; ParameterError naming the bad one."""
+    try:
+        items = list(coords)
+    except TypeError:
+        raise ParameterError(f"custom board: coordinates must be (q, r) pairs, not {short_repr(coords)}") from None
+    out = []
+    for item in items:
+        try:
+            q, r = item
+        except (TypeError, ValueError):
+            raise ParameterError(f"custom board: {short_repr(item)} is not a (q, r) pair") from None
+        out.append((index_in(q, -_CUSTOM_COORD, _CUSTOM_COORD, "custom board coordinate q"),
+                    index_in(r, -_CUSTOM_COORD, _CUSTOM_COORD, "custom board coordinate r")))
+    return out
 
 
 def modular_layout(modules, seed):

@@ -143,7 +143,9 @@ cdef class Game:
         """The state ``State.serialize()`` wrote (for this game)."""
         self._ready()
         name, params, position, actions = _read_serialized(text)
-        if name != self.name or params != self._params:
+        # Parameters added since the text was written are at their defaults there.
+        defaults = {k: p.default for k, p in _param_spec(type(self)).items()}
+        if name != self.name or {**defaults, **params} != self._params:
             raise ParameterError(f"state of {name} {short_repr(params)} given to "
                                  f"{self.name} {self._params}")
         state = self.new_initial_state() if position is None else self.new_state(position)

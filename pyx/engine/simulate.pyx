@@ -50,7 +50,8 @@ cdef class Rng:
     cdef RngState s
 
     def __init__(self, seed=0, stream=0):
-        rng_seed(&self.s, <uint64_t>(int(seed) & _MASK64), <uint64_t>(int(stream) & _MASK64))
+        rng_seed(&self.s, <uint64_t>(index_in(seed, None, None, "Rng seed") & _MASK64),
+                 <uint64_t>(index_in(stream, None, None, "Rng stream") & _MASK64))
 
     def below(self, n):
         """A uniform integer in [0, n), 1 <= n < 2**32."""

@@ -28,10 +28,11 @@ from ludens._state cimport Game, Header, Rules, State, write_legal_mask, write_o
 
 import os
 import secrets
+import threading
 
 import numpy as np
 
-from ludens._checks import index_in
+from ludens._checks import index_in, short_repr, usable_cpus
 from ludens.errors import IllegalActionError, ParameterError
 
 cnp.import_array()
@@ -273,8 +274,16 @@ cdef class VectorEnv:
 
     An illegal action (or one out of range) raises IllegalActionError naming
     the env indices, and no game changes: every action is checked before any
-    is applied.  Game i draws its random actions from ``Rng(seed, i)``, so a
-    run depends on the seed only, never on ``threads``.
+    is applied.  The actions are copied once into the env's own buffer, and
+    that copy is what is checked and applied: the caller's array may be
+    changed (by another thread) or alias one of the env's outputs.  Game i
+    draws its random actions from ``Rng(seed, i)``, so a run depends on the
+    seed only, never on ``threads``; ``threads`` is capped at the usable CPUs.
+
+    Threading: every call (``reset``, ``step``, ``random_actions``,
+    ``state``, ``set_state``) takes the env's lock, so calls from several
+    threads run one after the other, never interleaved; but they share the
+    returned arrays, which each call overwrites.
     """
 
     cdef readonly Game game
@@ -286,6 +295,8 @@ cdef class VectorEnv:
     cdef int nstarted             # workers started (entries 1..nstarted)
     cdef list _origins            # per game: the State its game started from (has_origin)
     cdef object _obs, _final_obs, _mask, _player, _rewards, _terminated, _truncated, _actions
+    cdef object _actions_in       # the env's own copy of step()'s actions, the only one read after the check
+    cdef object _lock             # serialises calls from several threads
     cdef object _seed
     cdef object _pid              # the process whose workers these are (None: no workers)
 
@@ -293,6 +304,7 @@ cdef class VectorEnv:
         memset(&self.b, 0, sizeof(Batch))
         self.workers = NULL
         self.nstarted = 0
+        self._lock = threading.Lock()
 
     def __init__(self, game, num_envs, seed=None, threads=1, max_plies=None):
         if isinstance(game, str):
@@ -304,9 +316,9 @@ cdef class VectorEnv:
             raise RuntimeError("VectorEnv.__init__ called twice")
         self.game = <Game>game
         self.num_envs = index_in(num_envs, 1, 1 << 24, "num_envs")
-        if threads is None:
-            threads = os.cpu_count() or 1
-        self.threads = min(index_in(threads, 1, 1024, "threads"), self.num_envs)
+        cpus = usable_cpus()
+        self.threads = min(cpus if threads is None else index_in(threads, 1, 1024, "threads"), cpus,
+                           self.num_envs)
         if max_plies is None:
             max_plies = min(self.game.default_max_plies, MAX_PLIES_LIMIT)
         self.max_plies = index_in(max_plies, 1, MAX_PLIES_LIMIT, "max_plies")
@@ -351,6 +363,7 @@ cdef class VectorEnv:
         self._terminated = np.zeros(self.num_envs, dtype=np.bool_)
         self._truncated = np.zeros(self.num_envs, dtype=np.bool_)
         self._actions = np.zeros(self.num_envs, dtype=np.int32)
+        self._actions_in = np.zeros(self.num_envs, dtype=np.int32)
         b.obs_size = int(np.prod(g.observation_shape))
         b.obs = <float*>cnp.PyArray_DATA(self._obs)
         b.final_obs = <float*>cnp.PyArray_DATA(self._final_obs)
@@ -463,6 +476,10 @@ cdef class VectorEnv:
 
         Returns ``(observations, info)``.
         """
+        with self._lock:
+            return self._reset(seed)
+
+    def _reset(self, seed):
         cdef int32_t i
         self._ready()
         if seed is not None or self._seed is None:
@@ -477,10 +494,7 @@ cdef class VectorEnv:
         return self._obs, self._info()
 
     cdef void _reseed(self, seed) except *:
-        try:
-            s = int(seed) & 0xFFFFFFFFFFFFFFFF
-        except (TypeError, ValueError):
-            raise ParameterError(f"seed must be an integer, not {seed!r}") from None
+        s = index_in(seed, None, None, "VectorEnv seed") & 0xFFFFFFFFFFFFFFFF
         self._seed = s
         cdef uint64_t useed = <uint64_t>s
         cdef int32_t i
@@ -497,6 +511,11 @@ cdef class VectorEnv:
         class docstring.  IllegalActionError (no game changed) if any action is
         illegal or out of range.
         """
+        with self._lock:
+            return self._step(actions)
+
+    def _step(self, actions):
+        self._ready()
         cdef cnp.ndarray ids = self._action_ids(actions)
         self.b.actions_in = <const int32_t*>cnp.PyArray_DATA(ids)
         try:
@@ -511,19 +530,26 @@ cdef class VectorEnv:
         return self._obs, self._rewards, self._terminated, self._truncated, info
 
     cdef cnp.ndarray _action_ids(self, actions):
-        """``actions`` as a C-contiguous int32 array of action ids in range, one per game
-        (an int32 array as random_actions() returns is used as it is)."""
-        arr = np.asarray(actions)
+        """``actions`` copied once into the env's own int32 buffer (the caller's
+        array is read once, so nothing written to it later is applied); an
+        int32 array is copied as it is, wider ids are checked in range first."""
+        try:
+            arr = np.asarray(actions)
+        except (ValueError, TypeError) as e:       # ragged lists, objects numpy cannot read
+            raise IllegalActionError(f"actions must be {self.num_envs} integer action ids: {e}") from None
         if arr.shape != (self.num_envs,):
             raise IllegalActionError(f"actions must have shape ({self.num_envs},), not {arr.shape}")
         if arr.dtype.kind not in "iu":
             raise IllegalActionError(f"actions must be integer action ids, not {arr.dtype}")
-        if arr.dtype == np.int32 and arr.flags.c_contiguous:
-            return arr
-        wide = np.ascontiguousarray(arr, dtype=np.int64)
-        if wide.min() < 0 or wide.max() >= self.num_actions:     # before narrowing them to int32
+        own = self._actions_in
+        if arr.dtype == np.int32:
+            np.copyto(own, arr)
+            return own
+        wide = np.array(arr, dtype=np.int64)     # a copy: checked, then narrowed, never re-read
+        if wide.min() < 0 or wide.max() >= self.num_actions:
             raise IllegalActionError(self._describe_illegal(wide))
-        return wide.astype(np.int32)
+        np.copyto(own, wide, casting="unsafe")
+        return own
 
     def _describe_illegal(self, wide):
         cdef const int64_t[::1] a = wide
@@ -546,11 +572,16 @@ cdef class VectorEnv:
         Game i draws ``rng.below(n)`` over its sorted legal actions from its
         stream ``Rng(seed, i)``, as the Python loop of ``simulate`` does.
         """
-        self._run(JOB_RANDOM)
-        return self._actions
+        with self._lock:
+            self._run(JOB_RANDOM)
+            return self._actions
 
     def state(self, i):
         """A State copy of game ``i`` (its whole history, so notation and undo work)."""
+        with self._lock:
+            return self._state(i)
+
+    def _state(self, i):
         cdef int32_t k = self._index(i)
         cdef State s
         if self.b.has_origin[k]:
@@ -562,15 +593,19 @@ cdef class VectorEnv:
             s._push(self.b.hist[<size_t>base + j])
         return s
 
-    def set_state(self, i, State state):
+    def set_state(self, i, state):
         """Put a copy of ``state`` (a live position of this game) in slot ``i``.
 
         Its ply count goes on counting towards ``max_plies``; the observation,
         mask and player of slot ``i`` in the arrays are updated.
         """
+        if not isinstance(state, State) or (<State>state).game != self.game:
+            raise ParameterError(f"set_state needs a state of {self.game!r}, not {short_repr(state)}")
+        with self._lock:
+            self._set_state(i, <State>state)
+
+    def _set_state(self, i, State state):
         cdef int32_t k = self._index(i)
-        if state is None or state.game != self.game:
-            raise ParameterError(f"set_state needs a state of {self.game!r}")
         if state.is_terminal():
             raise ParameterError("set_state needs a live state; this game is over")
         if state.ply >= self.max_plies:

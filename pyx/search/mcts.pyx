@@ -32,8 +32,8 @@ import time
 
 import numpy as np
 
-from ludens._checks import index_in, number_in
-from ludens.errors import LudensError, ParameterError
+from ludens._checks import index_in, number_in, short_repr, usable_cpus
+from ludens.errors import EvaluatorError, LudensError, ParameterError
 
 cnp.import_array()
 
@@ -66,11 +66,14 @@ cdef class MCTS:
     playout, the very draws of ``ludens.simulate``); with ``evaluator=fn`` it is PUCT (AlphaZero's rule), where
     ``fn(observations, legal_mask, current_player)`` receives a batch of
     leaves -- float32 ``(B, *game.observation_shape)`` seen by the player to
-    move, bool ``(B, num_actions)``, int32 ``(B,)`` (views, valid during the
-    call) -- and returns ``(priors, values)``: priors ``(B, num_actions)``,
-    finite and non-negative (renormalised over the legal actions), values in
-    [-1, 1] of shape ``(B, players)`` by seat, or ``(B,)`` for the player to
-    move (two-player games).  Leaves of a batch are gathered with virtual loss
+    move, bool ``(B, num_actions)``, int32 ``(B,)`` (read-only copies: the
+    evaluator cannot change what the search does) -- and returns ``(priors,
+    values)``: real-number arrays, priors ``(B, num_actions)``, finite and
+    non-negative (only the legal actions' entries are read, renormalised;
+    none positive means uniform), values in [-1, 1] of shape ``(B, players)``
+    by seat, or ``(B,)`` for the player to move (two-player games).  Anything
+    else raises ``ludens.errors.EvaluatorError``; the batch is dropped and
+    the tree stays usable.  Leaves of a batch are gathered with virtual loss
     so that they differ.
 
     The enhancements (UCT only; all off, the default, is the classic search,
@@ -113,7 +116,8 @@ cdef class MCTS:
       proven (it takes the best).  A proven root ends the search; a proven
       win is the best action at once.  ``proven`` is the root's proven value
       for the root player (or None).
-    * ``threads`` > 1 searches root-parallel: each thread grows its own tree
+    * ``threads`` > 1 (capped at the usable CPUs, ``ludens.simulation.usable_cpus``:
+      more threads only break time budgets) searches root-parallel: each thread grows its own tree
       (seeded ``(seed, thread)``) with the GIL released, and the root
       statistics are summed.  Independent trees need no locks, scale with
       cores, and a simulation budget is split exactly, so each tree is
@@ -129,6 +133,17 @@ cdef class MCTS:
     * ``advance(action)`` moves the root to a child and keeps its subtree
       (compacted); the search owns a copy of the caller's state, which is
       never touched.  Ctrl-C stops a running search within milliseconds.
+      Into a finished game, ``root_values`` is the game's result and what needs
+      a player to move (``best_action``, ``root_value``, ``proven``, ``run``)
+      raises ParameterError.
+
+    Threading: every method and property takes the search's lock, so calls
+    from several threads are serialised: a read from another thread during
+    ``run()`` (a GUI, a time-control loop) waits until the run ends, then
+    sees a consistent tree; two ``run()`` calls run one after the other.
+    From inside the evaluator (the thread running the search) reads are
+    allowed, but ``run()`` and ``advance()`` raise EvaluatorError.
+    ``seconds_spent`` is a plain attribute, readable at any time.
     """
 
     # The attributes and C methods are declared in src/ludens/_mcts.pxd.
@@ -149,6 +164,8 @@ cdef class MCTS:
         self.trees = NULL
         self.ntrees = 0
         self._leaves = NULL
+        self._lock = threading.RLock()
+        self._running = False
         if not isinstance(state, State):
             raise ParameterError(f"MCTS needs a ludens State, not {type(state).__name__}")
         if (<State>state).hdr().to_move < 0:
@@ -156,7 +173,7 @@ cdef class MCTS:
         cdef Game game = (<State>state).game
         self._default_sims = _budget(simulations, "simulations", int)
         self._default_seconds = _budget(seconds, "seconds", float)
-        threads = index_in(threads, 1, 1024, "threads")
+        threads = min(index_in(threads, 1, 1024, "threads"), usable_cpus())
         self._batch = index_in(batch_size, 1, 1 << 16, "batch_size")
         self._seed = <uint64_t>(index_in(seed, -(1 << 63), (1 << 64) - 1, "seed") & 0xFFFFFFFFFFFFFFFF)
         exploration = number_in(exploration, 0, "exploration")
@@ -189,7 +206,7 @@ cdef class MCTS:
             max_mib = number_in(max_mib, 0, "max_mib")
             if max_mib <= 0:
                 raise ParameterError(f"max_mib must be positive, not {max_mib}")
-            self._limit = min(<int64_t>(max_mib * (1 << 20) / nb), (1 << 31) - 1)
+            self._limit = <int64_t>min(max_mib * (1 << 20) / nb, (1 << 31) - 1)   # in floats: no overflow
         self._limit = max(self._limit // threads, 1)
         self.game = game
         self._root = state.clone()
@@ -278,6 +295,19 @@ cdef class MCTS:
         """Search more: ``simulations`` in all and/or for ``seconds`` (whichever
         ends first; the constructor's budget if neither is given, else 1000
         simulations).  Returns self."""
+        with self._lock:
+            self._refuse_reentry("run")
+            self._running = True
+            try:
+                return self._run(simulations, seconds)
+            finally:
+                self._running = False
+
+    def _refuse_reentry(self, what):
+        if self._running:
+            raise EvaluatorError(f"MCTS.{what}() called from inside the evaluator of the search it would change")
+
+    def _run(self, simulations, seconds):
         sims = _budget(simulations, "simulations", int)
         secs = _budget(seconds, "seconds", float)
         if sims is None and secs is None:
@@ -368,8 +398,9 @@ cdef class MCTS:
                             <uint8_t*>&mask[0, 0], &players[0])
             if k:
                 try:
-                    pr, va = checked_evaluation(self._evaluator(self._obs[:k], self._mask[:k], self._players[:k]),
-                                                k, self.S.A, self.S.P, self._players[:k])
+                    answer = self._evaluator(_frozen_copy(self._obs[:k]), _frozen_copy(self._mask[:k]),
+                                             _frozen_copy(self._players[:k]))
+                    pr, va = checked_evaluation(answer, k, self.S.A, self.S.P, self._players[:k])
                 finally:
                     puct_release(T, &self.S, self._leaves, k)
                 puct_expand(T, &self.S, self._leaves, k, &pr[0, 0], &va[0, 0], <uint8_t*>&mask[0, 0])
@@ -381,6 +412,11 @@ cdef class MCTS:
 
     def advance(self, action):
         """Play ``action`` at the root (IllegalActionError if illegal) and keep its subtree."""
+        with self._lock:
+            self._refuse_reentry("advance")
+            self._advance(action)
+
+    def _advance(self, action):
         self._root.apply_action(action)
         cdef int32_t a = action, j, keep
         cdef int k
@@ -407,12 +443,19 @@ cdef class MCTS:
     @property
     def state(self):
         """A copy of the root position."""
-        return self._root.clone()
+        with self._lock:
+            return self._root.clone()
 
     @property
     def player(self):
         """The seat to move at the root."""
-        return self._root.current_player
+        with self._lock:
+            return self._root.current_player
+
+    @property
+    def threads(self):
+        """Threads (trees) the search runs: the ``threads`` asked for, capped at the usable CPUs."""
+        return self.ntrees
 
     @property
     def node_bytes(self):
@@ -428,7 +471,8 @@ cdef class MCTS:
     @property
     def nodes(self):
         """Nodes allocated, over all trees."""
-        return sum(self.trees[k].n for k in range(self.ntrees))
+        with self._lock:
+            return sum(self.trees[k].n for k in range(self.ntrees))
 
     @property
     def max_nodes(self):
@@ -438,17 +482,20 @@ cdef class MCTS:
     @property
     def memory_bytes(self):
         """Bytes held by the trees' arenas."""
-        return sum(self.trees[k].cap for k in range(self.ntrees)) * self.node_bytes
+        with self._lock:
+            return sum(self.trees[k].cap for k in range(self.ntrees)) * self.node_bytes
 
     @property
     def full(self):
         """True once the memory cap stopped the tree growing."""
-        return any(self.trees[k].full for k in range(self.ntrees))
+        with self._lock:
+            return any(self.trees[k].full for k in range(self.ntrees))
 
     @property
     def simulations(self):
         """Simulations through the root (over all threads; a kept subtree's count)."""
-        return sum(self.trees[k].nodes[0].visits for k in range(self.ntrees))
+        with self._lock:
+            return sum(self.trees[k].nodes[0].visits for k in range(self.ntrees))
 
     cdef tuple _merged(self):
         """Per action of the game: (visits, value sums for the root player, proven value or nan)."""
@@ -476,99 +523,113 @@ cdef class MCTS:
     @property
     def actions(self):
         """The root's legal actions, ascending (the order of ``visits`` and ``values``)."""
-        return self._root.legal_actions()
+        with self._lock:
+            return self._root.legal_actions()
 
     @property
     def visits(self):
         """Visits of each root action (int64, aligned with ``actions``)."""
-        visits, _, _ = self._merged()
-        return visits[self._root.legal_actions()]
+        with self._lock:
+            visits, _, _ = self._merged()
+            return visits[self._root.legal_actions()]
 
     @property
     def values(self):
         """Mean value of each root action for the root player (proven actions:
         their exact value; unvisited: 0)."""
-        visits, sums, proven = self._merged()
-        acts = self._root.legal_actions()
-        v = visits[acts]
-        out = np.where(v > 0, sums[acts] / np.maximum(v, 1), 0.0)
-        return np.where(np.isnan(proven[acts]), out, proven[acts])
+        with self._lock:
+            visits, sums, proven = self._merged()
+            acts = self._root.legal_actions()
+            v = visits[acts]
+            out = np.where(v > 0, sums[acts] / np.maximum(v, 1), 0.0)
+            return np.where(np.isnan(proven[acts]), out, proven[acts])
 
     @property
     def proven_values(self):
         """The proven value of each root action for the root player (+1, 0, -1),
         NaN where it is an estimate (aligned with ``actions``)."""
-        _, _, proven = self._merged()
-        return proven[self._root.legal_actions()]
+        with self._lock:
+            _, _, proven = self._merged()
+            return proven[self._root.legal_actions()]
 
     @property
     def proven(self):
         """The root's proven value for the root player (+1, 0, -1), or None."""
-        cdef int k, p = self._root.current_player
-        for k in range(self.ntrees):
-            if self.trees[k].nodes[0].flags & F_PROVEN:
-                return float(self.trees[k].pv[p])
-        return None
+        cdef int k, p
+        with self._lock:
+            p = self._to_move("proven")
+            for k in range(self.ntrees):
+                if self.trees[k].nodes[0].flags & F_PROVEN:
+                    return float(self.trees[k].pv[p])
+            return None
 
     @property
     def root_values(self):
-        """Expected value of the root for every seat (exact when proven)."""
+        """Expected value of the root for every seat (exact when proven; the
+        game's result when the game is over at the root)."""
         cdef int k, p, P = self.S.P
         cdef int64_t n = 0
-        out = np.zeros(P)
-        for k in range(self.ntrees):
-            if self.trees[k].nodes[0].flags & F_PROVEN:
-                return np.array([float(self.trees[k].pv[p]) for p in range(P)])
-        for k in range(self.ntrees):
-            n += self.trees[k].nodes[0].visits
-            for p in range(P):
-                out[p] += self.trees[k].W[p]
-        return out / n if n else out
+        with self._lock:
+            if self._root.is_terminal():
+                return np.asarray(self._root.returns(), dtype=np.float64)
+            out = np.zeros(P)
+            for k in range(self.ntrees):
+                if self.trees[k].nodes[0].flags & F_PROVEN:
+                    return np.array([float(self.trees[k].pv[p]) for p in range(P)])
+            for k in range(self.ntrees):
+                n += self.trees[k].nodes[0].visits
+                for p in range(P):
+                    out[p] += self.trees[k].W[p]
+            return out / n if n else out
 
     @property
     def root_value(self):
         """Expected value of the root for the player to move there."""
-        return float(self.root_values[self._root.current_player])
+        with self._lock:
+            return float(self.root_values[self._to_move("root_value")])
 
     @property
     def best_action(self):
         """A proven win if there is one (one that ends the game at once first),
         else the most visited action that is not a proven loss (ties: the
         better mean)."""
-        visits, sums, proven = self._merged()
-        acts = self._root.legal_actions()
-        won = acts[proven[acts] >= 1]
         cdef int32_t c
-        if len(won):
-            c = proof_child(&self.trees[0], &self.S, 0)
-            if c >= 0 and self.trees[0].nodes[c].flags & F_TERMINAL:
-                return int(self.trees[0].nodes[c].action)
-            return int(won[0])
-        ok = acts[~(proven[acts] <= -1)]
-        if not len(ok):
-            ok = acts
-        v = visits[ok]
-        mean = np.where(v > 0, sums[ok] / np.maximum(v, 1), -2.0)
-        order = np.lexsort((-mean, -v))
-        return int(ok[order[0]])
+        with self._lock:
+            self._to_move("best_action")
+            visits, sums, proven = self._merged()
+            acts = self._root.legal_actions()
+            won = acts[proven[acts] >= 1]
+            if len(won):
+                c = proof_child(&self.trees[0], &self.S, 0)
+                if c >= 0 and self.trees[0].nodes[c].flags & F_TERMINAL:
+                    return int(self.trees[0].nodes[c].action)
+                return int(won[0])
+            ok = acts[~(proven[acts] <= -1)]
+            if not len(ok):
+                ok = acts
+            v = visits[ok]
+            mean = np.where(v > 0, sums[ok] / np.maximum(v, 1), -2.0)
+            order = np.lexsort((-mean, -v))
+            return int(ok[order[0]])
 
     def principal_variation(self, max_turns=None):
         """The best line from the root (``pv_actions``), as space-separated turns (a
         turn the line leaves unfinished ends in ',...')."""
-        actions = self.pv_actions()
-        s = self._root.clone()
-        turns, parts = [], []
-        for a in actions:
-            parts.append(s.action_to_string(a))
-            s.apply_action(a)
-            if s.turn_plies == 0:
-                turns.append(self.game._format_turn(parts))
-                parts = []
-        if parts:
-            turns.append(",".join(parts) + ",...")
-        if max_turns is not None:
-            turns = turns[:max_turns]
-        return " ".join(turns)
+        with self._lock:
+            actions = self.pv_actions()
+            s = self._root.clone()
+            turns, parts = [], []
+            for a in actions:
+                parts.append(s.action_to_string(a))
+                s.apply_action(a)
+                if s.turn_plies == 0:
+                    turns.append(self.game._format_turn(parts))
+                    parts = []
+            if parts:
+                turns.append(",".join(parts) + ",...")
+            if max_turns is not None:
+                turns = turns[:max_turns]
+            return " ".join(turns)
 
     def pv_actions(self):
         """The best line from the root as atomic actions: the root's best
@@ -577,33 +638,50 @@ cdef class MCTS:
         game first) and the most visited child elsewhere."""
         cdef Tree* T = &self.trees[0]
         cdef int32_t x, j, c, best
-        out = [self.best_action] if self._root.current_player >= 0 and self.simulations else []
-        x = -1
-        if out and T.nodes[0].first >= 0:
-            for j in range(T.nodes[0].nchildren):
-                if T.nodes[T.nodes[0].first + j].action == out[0]:
-                    x = T.nodes[0].first + j
-        while x >= 0 and T.nodes[x].first >= 0 and not T.nodes[x].flags & F_TERMINAL:
-            best = proof_child(T, &self.S, x)
-            for j in range(T.nodes[x].nchildren if best < 0 else 0):
-                c = T.nodes[x].first + j
-                if T.nodes[c].visits > 0 and (best < 0 or T.nodes[c].visits > T.nodes[best].visits):
-                    best = c
-            if best < 0:
-                break
-            out.append(T.nodes[best].action)
-            x = best
-        return out
+        with self._lock:
+            out = [self.best_action] if self._root.current_player >= 0 and self.simulations else []
+            x = -1
+            if out and T.nodes[0].first >= 0:
+                for j in range(T.nodes[0].nchildren):
+                    if T.nodes[T.nodes[0].first + j].action == out[0]:
+                        x = T.nodes[0].first + j
+            while x >= 0 and T.nodes[x].first >= 0 and not T.nodes[x].flags & F_TERMINAL:
+                best = proof_child(T, &self.S, x)
+                for j in range(T.nodes[x].nchildren if best < 0 else 0):
+                    c = T.nodes[x].first + j
+                    if T.nodes[c].visits > 0 and (best < 0 or T.nodes[c].visits > T.nodes[best].visits):
+                        best = c
+                if best < 0:
+                    break
+                out.append(T.nodes[best].action)
+                x = best
+            return out
 
     def top(self, n=5):
         """The best action then the most visited others, as (move, visits, value) tuples."""
-        acts, visits, values = self.actions, self.visits, self.values
-        order = np.lexsort((-values, -visits, acts != self.best_action))[:n]
-        return [(self._root.action_to_string(int(acts[i])), int(visits[i]), float(values[i])) for i in order]
+        with self._lock:
+            if self._root.is_terminal():
+                return []
+            acts, visits, values = self.actions, self.visits, self.values
+            order = np.lexsort((-values, -visits, acts != self.best_action))[:n]
+            return [(self._root.action_to_string(int(acts[i])), int(visits[i]), float(values[i])) for i in order]
+
+    def _to_move(self, str what):
+        """The seat to move at the root; ParameterError when the game is over there."""
+        if self._root.is_terminal():
+            raise ParameterError(f"MCTS.{what}: the game is over at the root; no one is to move")
+        return self._root.current_player
 
     def __repr__(self):
         return (f"<MCTS of {self.game!r}: {self.simulations} simulations, {self.nodes} nodes, "
                 f"{self.ntrees} thread(s)>")
+
+
+def _frozen_copy(a):
+    """What the evaluator sees: a read-only copy, so that it cannot change the search's buffers."""
+    out = a.copy()
+    out.flags.writeable = False
+    return out
 
 
 def _budget(value, str name, kind):

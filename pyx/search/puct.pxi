@@ -87,16 +87,16 @@ cdef void puct_release(Tree* T, const Shared* S, const int32_t* leaves, int32_t 
 
 cdef tuple checked_evaluation(out, int k, int actions, int players, seats):
     """The evaluator's answer ``out`` for k leaves as C-contiguous float64
-    (priors (k, actions), values (k, players) by seat, ``seats`` the players
-    to move); LudensError saying what is wrong otherwise."""
+    copies (priors (k, actions), values (k, players) by seat, ``seats`` the
+    players to move); EvaluatorError saying what is wrong otherwise."""
     try:
         priors, values = out
-    except (TypeError, ValueError):
-        raise LudensError(f"the evaluator must return (priors, values), not {type(out).__name__}") from None
-    priors = np.asarray(priors, dtype=np.float64)
-    values = np.asarray(values, dtype=np.float64)
+    except Exception:
+        raise EvaluatorError(f"the evaluator must return (priors, values), not {short_repr(out)}") from None
+    priors = _real_copy(priors, "priors")
+    values = _real_copy(values, "values")
     if priors.shape != (k, actions):
-        raise LudensError(f"evaluator priors have shape {priors.shape}, expected {(k, actions)}")
+        raise EvaluatorError(f"evaluator priors have shape {priors.shape}, expected {(k, actions)}")
     if values.shape == (k,) and players == 2:
         full = np.empty((k, 2))
         full[np.arange(k), seats] = values
@@ -104,12 +104,24 @@ cdef tuple checked_evaluation(out, int k, int actions, int players, seats):
         values = full
     elif values.shape != (k, players):
         want = f"{(k, players)} or {(k,)}" if players == 2 else f"{(k, players)}"
-        raise LudensError(f"evaluator values have shape {values.shape}, expected {want}")
+        raise EvaluatorError(f"evaluator values have shape {values.shape}, expected {want}")
     if not np.isfinite(priors).all() or (priors < 0).any():
-        raise LudensError("evaluator priors must be finite and non-negative (got NaN, inf or a negative)")
+        raise EvaluatorError("evaluator priors must be finite and non-negative (got NaN, inf or a negative)")
     if not np.isfinite(values).all() or (np.abs(values) > 1 + 1e-6).any():
-        raise LudensError("evaluator values must be finite and within [-1, 1]")
-    return np.ascontiguousarray(priors), np.ascontiguousarray(values)
+        raise EvaluatorError("evaluator values must be finite and within [-1, 1]")
+    return priors, values
+
+
+def _real_copy(x, str what):
+    """``x`` (an array of real numbers or bools) as a new C-contiguous float64
+    array, so that nothing the evaluator keeps can change it afterwards."""
+    try:
+        a = np.asarray(x)
+    except Exception as e:
+        raise EvaluatorError(f"evaluator {what}: not an array of numbers ({type(e).__name__}: {e})") from None
+    if a.dtype.kind not in "biuf":
+        raise EvaluatorError(f"evaluator {what} must be real numbers, not {a.dtype} ({short_repr(x)})")
+    return np.array(a, dtype=np.float64, order="C", copy=True)
 
 
 cdef void puct_expand(Tree* T, const Shared* S, const int32_t* leaves, int32_t k, const double* priors,
@@ -118,23 +130,29 @@ cdef void puct_expand(Tree* T, const Shared* S, const int32_t* leaves, int32_t k
     renormalised over its legal actions in ``mask``) and back up its
     ``values`` (k x players)."""
     cdef int32_t i, j, a, n, leaf, c, A = S.A
-    cdef double total
+    cdef double total, top
     for i in range(k):
         leaf = leaves[i]
         n = 0
-        total = 0.0
+        top = 0.0
         for a in range(A):
             if mask[<size_t>i * A + a]:
                 T.buf[n] = a
                 n += 1
-                total += priors[<size_t>i * A + a]
+                if priors[<size_t>i * A + a] > top:
+                    top = priors[<size_t>i * A + a]
+        # Summed relative to the largest, so that finite priors cannot overflow to inf.
+        total = 0.0
+        for j in range(n):
+            total += priors[<size_t>i * A + T.buf[j]] / top if top > 0 else 0.0
         if T.nodes[leaf].first < 0 and tree_reserve(T, S, n):
             T.nodes[leaf].first = <int32_t>T.n
             T.nodes[leaf].nchildren = n
             for j in range(n):
                 c = <int32_t>T.n + j
                 node_clear(T, S, c, leaf, T.buf[j])
-                T.nodes[c].prior = <float>(priors[<size_t>i * A + T.buf[j]] / total if total > 0 else 1.0 / n)
+                T.nodes[c].prior = <float>(priors[<size_t>i * A + T.buf[j]] / top / total if total > 0
+                                           else 1.0 / n)
             T.n += n
         backup(T, S, leaf, values + <size_t>i * S.P)
         T.sims += 1

@@ -18,6 +18,7 @@ from ludens._bits cimport select_in_word as bits_select_in_word
 from ludens._grow cimport GROW, GrowCore, GrowState, GrowTables
 from ludens._mcts cimport MCTS, Tree, rollout, simulation_start
 from ludens._oust cimport Around, OustCore, OustTables, rebuild_derived, refresh_legal
+from ludens._rng cimport Rng, rng_seed
 from ludens._state cimport Game, State
 
 import numpy as np
@@ -195,3 +196,25 @@ def oust_neighbour_windows(Game game):
                     + [((a.word + 1) << 6) + b for b in range(64) if (a.hi >> b) & 1],
                     (a.base, a.word)))
     return out
+
+
+def knowledge(State state, int last=-1, seed=0):
+    """The game's knowledge at a live ``state``: (the ``Rules.priors`` weights
+    of its legal actions, float32, or None; the ``Rules.rollout_policy``
+    choice after ``last`` -- an index into the legal actions, or -1 -- or None)."""
+    cdef int32_t[::1] acts = np.ascontiguousarray(state.legal_actions(), dtype=np.int32)
+    cdef int32_t n = <int32_t>acts.shape[0]
+    cdef Rng rng
+    weights = None
+    choice = None
+    if state.hdr().to_move < 0 or n == 0:
+        raise ValueError("knowledge: the game is over in this state")
+    cdef float[::1] w
+    if state.rules.priors != NULL:
+        weights = np.full(n, np.nan, dtype=np.float32)
+        w = weights
+        state.rules.priors(state.core, state.geom, &acts[0], n, &w[0])
+    if state.rules.rollout_policy != NULL:
+        rng_seed(&rng, <uint64_t>seed, 0)
+        choice = state.rules.rollout_policy(state.core, state.geom, &acts[0], n, last, &rng)
+    return weights, choice

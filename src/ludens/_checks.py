@@ -1,7 +1,7 @@
 """The argument checks of ludens' public entry points, each written once: an
 integer in a range (``index_in``), a finite real number (``number_in``),
-a file name (``file_path``, ``output_path``), and the all-or-nothing write
-of a file (``replacing``)."""
+a file name (``file_path``, ``output_path``), the all-or-nothing write
+of a file (``replacing``) and the cap of a thread count (``usable_cpus``)."""
 
 from __future__ import annotations
 
@@ -118,3 +118,11 @@ def replacing(path: str) -> Iterator[IO[bytes]]:
         with contextlib.suppress(OSError):
             os.unlink(temp)
         raise
+
+
+def usable_cpus() -> int:
+    """The CPUs this process may run on: the default, and the cap, of every ``threads``
+    (more threads than cores cannot run faster and break time budgets)."""
+    if hasattr(os, "sched_getaffinity"):
+        return max(1, len(os.sched_getaffinity(0)))
+    return os.cpu_count() or 1

@@ -74,6 +74,8 @@ ctypedef struct GrowTables:
     int32_t nwords
     int32_t nnbrs                 # SQUARE_NBRS, or RHOMBUS_NBRS: also (q + 1, r - 1) and (q - 1, r + 1)
     int32_t end_action
+    int32_t pass_action           # the action ``pass`` (Symple's passing=True), -1 without passing
+    int32_t privilege             # colour 1's grow-then-plant privilege is played (Symple's privilege=)
     int16_t nb[CHAIN_MAX_CELLS][GROW_MAX_NBRS]   # neighbours, NOWHERE beyond nnbrs or off the board
     uint64_t not_first_col[GROW_WORDS]           # cells not in the first column
     uint64_t not_last_col[GROW_WORDS]            # cells not in the last column
@@ -83,6 +85,7 @@ ctypedef struct GrowTables:
     uint64_t z_grown
     uint64_t z_priv
     uint64_t z_phase[3]
+    uint64_t z_passed             # the last turn was a pass (0 without passing)
 
 ctypedef struct GrowCore:
     Header h
@@ -90,6 +93,7 @@ ctypedef struct GrowCore:
     int32_t grown                 # someone has grown: the privilege is gone
     int32_t priv                  # the turn in progress is the privileged grow
     int32_t navail                # during a grow: the number of cells in ``avail``
+    int32_t passed                # under passing: the last turn was a pass (a second one ends the game)
     uint64_t empty[GROW_WORDS]
     uint64_t libs[2][GROW_WORDS]  # empty cells next to a stone of each colour
     uint64_t avail[GROW_WORDS]    # during a grow: the legal grow stones
@@ -216,7 +220,7 @@ cdef inline void grow_begin(GrowCore* s, const GrowTables* g) noexcept nogil:
     """The first cell of the turn touches an own chain: the turn is a grow."""
     cdef int32_t colour = s.h.to_move
     grow_set_phase(s, g, GROW)
-    if colour == PRIVILEGED and not s.grown:
+    if colour == PRIVILEGED and not s.grown and g.privilege:
         s.priv = 1
         s.h.hash ^= g.z_priv
     if not s.grown:
@@ -323,7 +327,11 @@ cdef inline int32_t grow_legal(const GrowCore* s, const GrowTables* g, int32_t* 
     cdef uint64_t plant[GROW_WORDS]
     cdef int32_t w, n
     if s.phase == START:
-        return bits_list(s.empty, g.nwords, out)       # every empty cell plants or starts a grow
+        n = bits_list(s.empty, g.nwords, out)          # every empty cell plants or starts a grow
+        if g.pass_action >= 0:
+            out[n] = g.pass_action
+            n += 1
+        return n
     if s.phase == GROW:
         return bits_list(s.avail, g.nwords, out)
     for w in range(g.nwords):
@@ -336,6 +344,8 @@ cdef inline int32_t grow_legal(const GrowCore* s, const GrowTables* g, int32_t* 
 cdef inline bint grow_is_legal(const GrowCore* s, const GrowTables* g, int32_t a) noexcept nogil:
     if a == g.end_action:
         return s.phase == PLANT
+    if a == g.pass_action:
+        return s.phase == START
     return (grow_legal_word(s, a >> 6) >> (a & 63)) & 1
 
 
@@ -353,6 +363,8 @@ cdef inline uint64_t grow_hash(const GrowCore* s, const GrowTables* g) noexcept 
         z ^= g.z_grown
     if s.priv:
         z ^= g.z_priv
+    if s.passed:
+        z ^= g.z_passed
     return z ^ g.z_phase[s.phase]
 
 
@@ -365,7 +377,10 @@ cdef inline int32_t grow_playout_draw(const GrowCore* s, const GrowTables* g, Rn
     cdef int32_t counts[GROW_WORDS]
     cdef int32_t n, i, w
     if s.phase == START:
-        i = playout_draw(rng, st, g.ncells - s.ch.stones[0] - s.ch.stones[1])
+        n = g.ncells - s.ch.stones[0] - s.ch.stones[1]
+        i = playout_draw(rng, st, n + (g.pass_action >= 0))     # the empty cells, then pass
+        if i == n:
+            return g.pass_action
         return -1 if i < 0 else bits_select(s.empty, empty_count, g.nwords, i)
     if s.phase == GROW:
         i = playout_draw(rng, st, s.navail)
@@ -387,6 +402,9 @@ cdef inline void grow_geom_fill(GrowTables* g, Board board, int32_t n, bint hex,
     g.nwords = (n * n + 63) // 64
     g.nnbrs = RHOMBUS_NBRS if hex else SQUARE_NBRS
     g.end_action = end_action
+    g.pass_action = -1
+    g.privilege = 1
+    g.z_passed = 0
     for c in range(n * n):
         if c % n != 0:
             bit_set(g.not_first_col, c)
@@ -449,7 +467,7 @@ cdef inline void grow_observe(const GrowCore* s, const GrowTables* g, int32_t co
     cdef uint64_t fresh[GROW_WORDS]
     cdef uint64_t legal[GROW_WORDS]
     cdef int8_t own = <int8_t>colour, other = <int8_t>(1 - colour)
-    cdef float alive = (not s.grown) or s.priv
+    cdef float alive = g.privilege and ((not s.grown) or s.priv)
     memcpy(cells, s.ch.colour, area)
     for w in range(g.nwords):
         fresh[w] = s.fresh[w]
@@ -552,7 +570,7 @@ cdef inline void grow_playout(void* core, const void* geom, Rng* rng, int32_t ma
         a = grow_playout_draw(s, g, rng, st, empty_count)
         if a < 0:
             return
-        if a != g.end_action:
+        if a != g.end_action and a != g.pass_action:
             empty_count[a >> 6] -= 1
         play(core, geom, a, members)
         playout_applied(&s.h, st)

@@ -112,6 +112,8 @@ cdef class MCTS:
     cdef object _obs, _mask, _players
     cdef int32_t* _leaves
     cdef public double seconds_spent
+    cdef object _lock               # an RLock: serialises calls from several threads
+    cdef bint _running              # run() is under way (a call from its evaluator is refused)
 
     cdef void _bind_root(self)
     cdef int _alloc_tree(self, Tree* T) except -1

@@ -45,6 +45,8 @@ class PositionReader:
         if name != game.name:
             raise PositionError(f"a position of {_short(name)} given to {game.name}")
         params = position.get("params", game.params)
+        if isinstance(params, dict):     # parameters added since it was written are at their defaults
+            params = {**{p.name: p.default for p in type(game).PARAMS}, **params}
         if params != game.params:
             raise PositionError(f"a position of {game.name} {_short(params)} given to {game.name} {game.params}")
 

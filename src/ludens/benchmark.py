@@ -10,7 +10,17 @@ import time
 from typing import Any, Union
 
 import ludens
+from ludens._checks import number_in
 from ludens._state import Game
+from ludens.errors import ParameterError
+
+
+def _positive(seconds: Any, what: str) -> float:
+    """A measuring time: a finite number of seconds above 0 (0 or less would divide by zero)."""
+    x = number_in(seconds, 0, what)
+    if x <= 0:
+        raise ParameterError(f"{what} is {x!r}, not a positive number of seconds")
+    return x
 
 
 def _game(game: Union[str, Game]) -> Game:
@@ -18,7 +28,9 @@ def _game(game: Union[str, Game]) -> Game:
 
 
 def c_playouts(game: Union[str, Game], seconds: float = 1.0, threads: int = 1, seed: int = 0) -> dict[str, Any]:
-    """Random playouts in C through ``simulate``: playouts/s and ns per atomic action."""
+    """Random playouts in C through ``simulate``: playouts/s and ns per atomic action
+    (``seconds`` > 0: at least that long is measured)."""
+    seconds = _positive(seconds, "c_playouts: seconds")
     g = _game(game)
     n, total_plies, elapsed = 64, 0, 0.0
     games = 0
@@ -34,7 +46,8 @@ def c_playouts(game: Union[str, Game], seconds: float = 1.0, threads: int = 1, s
 
 
 def python_loop(game: Union[str, Game], seconds: float = 1.0, seed: int = 0) -> dict[str, Any]:
-    """The Python loop ``legal_actions -> random choice -> apply_action``."""
+    """The Python loop ``legal_actions -> random choice -> apply_action`` (for ``seconds`` > 0)."""
+    seconds = _positive(seconds, "python_loop: seconds")
     g = _game(game)
     rng = ludens.Rng(seed)
     plies = games = 0
@@ -53,6 +66,7 @@ def python_loop(game: Union[str, Game], seconds: float = 1.0, seed: int = 0) -> 
 
 def clone_cost(game: Union[str, Game], seconds: float = 0.3) -> dict[str, Any]:
     """ns per ``clone()`` of a state a third of the way through a random game, and the core's size."""
+    seconds = _positive(seconds, "clone_cost: seconds")
     g = _game(game)
     res = ludens.simulate(g, 1, seed=1)
     target = max(1, int(res.plies[0]) // 3)

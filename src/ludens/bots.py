@@ -8,12 +8,15 @@ builds a bot from a spec, the same text the CLI takes.
 
 from __future__ import annotations
 
+import functools
 from typing import Any, Optional, Union
 
+from ludens._checks import index_in
 from ludens._mcts import MCTS
 from ludens._simulate import Rng
 from ludens._solver import Solver
-from ludens._state import State
+from ludens import tuning
+from ludens._state import Game, State
 from ludens.errors import LudensError, ParameterError
 
 __all__ = ["Bot", "RandomBot", "MCTSBot", "SolverBot", "load", "SPEC_HELP"]
@@ -62,8 +65,8 @@ class RandomBot(Bot):
     """Uniformly random legal actions, from a seeded ``ludens.Rng``."""
 
     def __init__(self, seed: int = 0):
-        self.seed = seed
-        self._rng = Rng(seed)
+        self.seed = _seed(seed)
+        self._rng = Rng(self.seed)
         self.name = f"random:seed={seed}"
 
     def step(self, state: State) -> int:
@@ -79,27 +82,45 @@ class MCTSBot(Bot):
     """``ludens.MCTS`` at every decision, keeping the tree between moves.
 
     Settings are those of ``MCTS`` (``simulations``, ``seconds``, ``threads``,
-    ``exploration``, ``max_mib``, ``evaluator``, ...); without a budget a
-    decision gets 1000 simulations.  A decision is one atomic action, so a
+    ``exploration``, ``max_mib``, ``evaluator``, ``rave``, ...); without a
+    budget a decision gets 1000 simulations.  They are laid over the game's
+    tuned settings (``ludens.tuning.settings``: RAVE, the game's priors and
+    rollout policy) unless ``classic=True`` (spec ``mcts:classic``), which
+    searches with plain UCT, today's search, the baseline of every strength
+    claim; an evaluator (PUCT) also takes none of them.  A decision is one atomic action, so a
     turn of k actions (``turn``) costs k budgets, each search continuing the
     last one's subtree.  Search ``n`` of a bot seeded ``s`` is
     seeded ``(s, n)``, so a game between seeded bots with simulation budgets
     is reproducible.  ``last`` is the search behind the last decision (its
     ``root_value``, ``top()``, ``principal_variation()``).
+
+    A bot pickles and deep-copies (tree search over adapters copies them):
+    the tree it keeps is a cache, so a copy starts its next decision with a
+    new tree (``last`` is None) and goes on with the seed sequence.  Not for
+    two threads at once: each thread plays its own bot (``reseeded``).
     """
 
-    def __init__(self, seed: int = 0, reuse: bool = True, **settings: Any):
+    def __init__(self, seed: int = 0, reuse: bool = True, classic: bool = False, **settings: Any):
         if not settings.get("simulations") and not settings.get("seconds"):
             settings.setdefault("simulations", 1000)
+        if not isinstance(classic, bool):
+            raise ParameterError(f"classic must be True or False, not {classic!r}")
+        self.seed = _seed(seed)
         MCTS(_probe_state(), **settings)     # bad settings fail here, not in the first move
-        self.seed = seed
         self.reuse = reuse
+        self.classic = classic
         self.settings = settings
         self.last: Optional[MCTS] = None
         self._searches = 0
         self._history: list[int] = []
-        spec = ",".join(f"{k}={v}" for k, v in settings.items() if k != "evaluator")
+        spec = ",".join(["classic"] * classic + [f"{k}={v}" for k, v in settings.items() if k != "evaluator"])
         self.name = f"mcts:{spec}" if spec else "mcts"
+
+    def search_settings(self, game: Game) -> dict[str, Any]:
+        """The MCTS settings of a search of ``game``: the tuned ones, overlaid by the bot's own."""
+        if self.classic or self.settings.get("evaluator") is not None:
+            return dict(self.settings)
+        return {**tuning.settings(game), **self.settings}
 
     def _search_for(self, state: State) -> MCTS:
         """The previous tree moved on to ``state`` when it is a continuation, else a new one."""
@@ -118,7 +139,7 @@ class MCTSBot(Bot):
         self._searches += 1
         seed = (self.seed * 1_000_003 + self._searches) & 0xFFFFFFFFFFFFFFFF
         self._history = state.history
-        return MCTS(state, seed=seed, **self.settings)
+        return MCTS(state, seed=seed, **self.search_settings(state.game))
 
     def step(self, state: State) -> int:
         _check_live(state)
@@ -127,8 +148,27 @@ class MCTSBot(Bot):
         self.last = search
         return search.best_action
 
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["last"], state["_history"] = None, []     # the tree is a cache (an MCTS does not copy)
+        return state
+
     def reseeded(self, seed: int) -> "MCTSBot":
-        return MCTSBot(seed=seed, reuse=self.reuse, **self.settings)
+        return MCTSBot(seed=seed, reuse=self.reuse, classic=self.classic, **self.settings)
+
+
+class LevelBot(MCTSBot):
+    """Strength level ``k`` (1..``tuning.LEVELS``): the tuned MCTS bot with the
+    level's simulations per decision (``tuning.level``); spec ``level:K``."""
+
+    def __init__(self, level: int, seed: int = 0, **settings: Any):
+        super().__init__(seed=seed, **{**tuning.level(level), **settings})
+        self.level = level
+        self.name = f"level:{level}"
+
+    def reseeded(self, seed: int) -> "LevelBot":
+        extra = {k: v for k, v in self.settings.items() if k != "simulations"}
+        return LevelBot(self.level, seed=seed, **extra)
 
 
 class SolverBot(Bot):
@@ -148,7 +188,7 @@ class SolverBot(Bot):
         if not settings.get("seconds") and not settings.get("nodes"):
             settings.setdefault("seconds", 1.0)
         Solver(_probe_state(), **settings)     # bad settings fail here, not in the first move
-        self.seed = seed
+        self.seed = _seed(seed)
         self.settings = settings
         self.last: Optional[Solver] = None
         spec = ",".join(f"{k}={v}" for k, v in settings.items())
@@ -166,6 +206,11 @@ class SolverBot(Bot):
 
     def reseeded(self, seed: int) -> "SolverBot":
         return SolverBot(seed=seed, **self.settings)
+
+
+def _seed(seed: Any) -> int:
+    """A bot's seed: an integer (not a bool, float or string), any size."""
+    return index_in(seed, None, None, "bot seed")
 
 
 _probe_cache: dict[str, State] = {}
@@ -196,27 +241,45 @@ def _value(text: str) -> Union[int, float, bool, str]:
 _KINDS: dict[str, type[Bot]] = {"random": RandomBot, "mcts": MCTSBot, "ab": SolverBot}
 
 
+def _settings(spec: str, rest: str) -> dict[str, Any]:
+    """The settings of a spec after its colon: key=value items, and the bare word ``classic``."""
+    settings: dict[str, Any] = {}
+    for item in filter(None, (p.strip() for p in rest.split(","))):
+        key, sep, text = item.partition("=")
+        if not sep and key.strip().lower() == "classic":
+            settings["classic"] = True
+            continue
+        if not sep or not key.strip():
+            raise ParameterError(f"bot spec {spec!r}: {item!r} is not key=value")
+        settings[key.strip()] = _value(text)
+    return settings
+
+
 def load(spec: Union[str, Bot], seed: Optional[int] = None) -> Bot:
-    """A bot from a spec such as ``"random"``, ``"mcts:seconds=1"`` or
-    ``"mcts:simulations=2000,threads=2"``; ``seed`` overrides the spec's.
-    A Bot passes through (reseeded when ``seed`` is given)."""
+    """A bot from a spec such as ``"random"``, ``"mcts:seconds=1"``,
+    ``"mcts:simulations=2000,threads=2"``, ``"mcts:classic"`` or
+    ``"level:4"``; ``seed`` overrides the spec's.  A Bot passes through
+    (reseeded when ``seed`` is given)."""
     if isinstance(spec, Bot):
         return spec if seed is None else spec.reseeded(seed)
     if not isinstance(spec, str):
         raise ParameterError(f"{spec!r} is not a bot; {SPEC_HELP}")
     kind, _, rest = spec.strip().partition(":")
-    cls = _KINDS.get(kind.strip().lower())
-    if cls is None:
-        raise ParameterError(f"unknown bot {kind!r} in {spec!r}; {SPEC_HELP}")
-    settings: dict[str, Any] = {}
-    for item in filter(None, (p.strip() for p in rest.split(","))):
-        key, sep, text = item.partition("=")
-        if not sep or not key.strip():
-            raise ParameterError(f"bot spec {spec!r}: {item!r} is not key=value")
-        settings[key.strip()] = _value(text)
+    if kind.strip().lower() == "level":
+        k, _, rest = rest.partition(",")
+        try:
+            number = int(k)
+        except ValueError:
+            raise ParameterError(f"bot spec {spec!r}: the level must be an integer 1..{tuning.LEVELS}") from None
+        cls: Any = functools.partial(LevelBot, number)
+    else:
+        cls = _KINDS.get(kind.strip().lower())
+        if cls is None:
+            raise ParameterError(f"unknown bot {kind!r} in {spec!r}; {SPEC_HELP}")
+    settings = _settings(spec, rest)
     if seed is not None:
         settings["seed"] = seed
     try:
-        return cls(**settings)
+        return cls(**settings)  # type: ignore[no-any-return]
     except TypeError as e:
         raise ParameterError(f"bot spec {spec!r}: {e}") from None

@@ -3,7 +3,7 @@
     ludens list
     ludens simulate GAME [-p key=value[,value...] ...] -n N [--seed S] [--threads T]
                          [--max-plies M] [--csv FILE] [--json] [--plot FILE] [--record FILE [--record-games K]]
-    ludens play GAME [-p ...] [--vs random|mcts|human] [--seat 0|1] [--seed S] [--save FILE]
+    ludens play GAME [-p ...] [--vs random|mcts|human | --level K] [--seat 0|1] [--seed S] [--save FILE]
                      [--seconds S | --simulations N] [--threads T]
     ludens match GAME BOT_A BOT_B [-p ...] -n N [--seed S] [--threads T] [--max-plies M] [--json]
     ludens analyse GAME [-p ...] [--moves "m1 m2 ..."] [--seconds S | --simulations N] [--top K] [--solve S]
@@ -12,6 +12,7 @@
                        [--legal] [--no-coordinates] [--no-last-turn] [--no-labels]
     ludens branching GAME [-p key=value[,value...] ...] [-n N] [--seed S] [--limit L] [--json]
     ludens bench [GAME ...]
+    ludens engine [--bot SPEC] [--seed S]
 
 Bad arguments exit with status 2 and a one-line message.
 """
@@ -20,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import io
 import itertools
 import json
 import os
@@ -27,7 +29,7 @@ import sys
 from typing import Any, Callable, Iterable, Iterator, NoReturn, Optional, Sequence, TextIO
 
 import ludens
-from ludens import benchmark, bots, pictures, records, sweeps
+from ludens import benchmark, bots, pictures, records, sweeps, tuning
 from ludens._checks import output_path
 from ludens._registry import game_class
 from ludens.errors import LudensError
@@ -271,7 +273,13 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     if args.seat is not None and not 0 <= args.seat < game.num_players:
         raise UsageError(f"--seat must be in 0..{game.num_players - 1}")
     computer: bots.Bot
-    if args.vs == "mcts":
+    if args.level is not None:
+        if args.vs == "human" or args.seconds is not None or args.simulations is not None:
+            raise UsageError("--level sets the computer's search: not with --vs human, --seconds or --simulations")
+        if not 1 <= args.level <= tuning.LEVELS:
+            raise UsageError(f"--level must be in 1..{tuning.LEVELS}")
+        computer = bots.LevelBot(args.level, seed=args.seed, threads=args.threads)
+    elif args.vs == "mcts":
         computer = bots.MCTSBot(seed=args.seed, **_search_settings(args))
     else:
         computer = bots.RandomBot(args.seed)
@@ -488,6 +496,18 @@ def cmd_render(args: argparse.Namespace, out: TextIO) -> int:
     return 0
 
 
+# -- engine -------------------------------------------------------------------
+
+def cmd_engine(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
+    from ludens import engine
+    try:
+        bots.load(args.bot)
+    except LudensError as e:
+        raise UsageError(f"--bot: {e}") from None
+    raw = getattr(inp, "buffer", None) or io.BytesIO(inp.read().encode("utf-8"))
+    return engine.serve_lines(engine.Engine(bot=args.bot, seed=args.seed), raw, out)
+
+
 # -- bench --------------------------------------------------------------------
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
@@ -545,6 +565,9 @@ def build_parser() -> argparse.ArgumentParser:
     game_args(p)
     p.add_argument("--vs", choices=("random", "mcts", "human"), default="random",
                    help="the opponent: a random player (default), the computer's search, or another human")
+    p.add_argument("--level", type=int, default=None, metavar="K",
+                   help=f"play the computer at strength level K (1..{tuning.LEVELS}; the levels' Elo ladder is in "
+                   "the docs, strength.rst)")
     p.add_argument("--seat", type=int, default=None, help="your seat against the computer (default 0)")
     p.add_argument("--seed", type=int, default=0, help="seed of the computer player")
     p.add_argument("--save", metavar="FILE", help="write the game's record to FILE (.jsonl[.gz]) when it ends")
@@ -600,6 +623,13 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--no-labels", action="store_true", help="no letters or numbers on the cells")
     d.add_argument("--names", action="store_true", help="every cell's name printed on it (to learn the notation)")
 
+    en = sub.add_parser("engine", help="a GTP-style text protocol on standard input and output",
+                        description="Answer engine protocol commands (docs/engine.rst), one per line, "
+                                    "until 'quit': list_games, new_game, play, genmove, undo, showboard, ...")
+    en.add_argument("--bot", default="mcts:simulations=1000",
+                    help="what genmove searches with (default mcts:simulations=1000); " + bots.SPEC_HELP)
+    en.add_argument("--seed", type=int, default=0, help="seed of genmove's searches (default 0)")
+
     br = sub.add_parser("branching", help="distinct legal turns per turn, legal actions per decision",
                         description="Sample positions from random games and measure branching, "
                                     "one row per parameter combination.")
@@ -637,6 +667,7 @@ COMMANDS: dict[str, Handler] = {
     "render": _output_only(cmd_render),
     "branching": _output_only(cmd_branching),
     "bench": _output_only(cmd_bench),
+    "engine": cmd_engine,
 }
 
 

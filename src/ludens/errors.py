@@ -50,3 +50,10 @@ class RecordError(LudensError):
     """A game record or a record file cannot be read or written: a line that
     is not a JSON object or is too long, a damaged gzip stream, a record
     lacking its fields or holding values JSON cannot encode."""
+
+
+class EvaluatorError(LudensError):
+    """An ``MCTS`` evaluator returned what the search cannot use (wrong shape
+    or type, NaN or infinite numbers, values outside [-1, 1]), or called back
+    into the search that is calling it (``run()`` or ``advance()`` from inside
+    the evaluator)."""

@@ -27,6 +27,9 @@ from typing import TYPE_CHECKING, Any, Callable, Iterable, Optional
 
 from ludens._coordinates import NAME as _NAME, edge_labels
 
+from ludens._checks import number_in
+from ludens.errors import ParameterError
+
 if TYPE_CHECKING:         # annotations only: _state imports this module
     from ludens._board import Board
     from ludens._state import Game, State
@@ -205,6 +208,8 @@ def legal_cells(state: State) -> list[str]:
 
 # -- the picture ---------------------------------------------------------------
 
+_MAX_SIZE = 1e6      # pixels: beyond it a viewer's float coordinates lose the drawing
+
 def svg(state: State, size: float = 480, coordinates: bool = True, last_turn: bool = True, legal: bool = False,
         labels: bool = True, names: bool = False) -> str:
     """The position of ``state`` as an SVG document (a string).
@@ -219,8 +224,9 @@ def svg(state: State, size: float = 480, coordinates: bool = True, last_turn: bo
     ``<title>``: a browser shows it when the pointer rests on the cell.
     Pure function of ``state``; safe from any thread that owns ``state``.
     """
-    if not size > 0:
-        raise ValueError(f"size must be positive, not {size!r}")
+    size = number_in(size, 0, "svg size")
+    if size <= 0 or size > _MAX_SIZE:
+        raise ParameterError(f"svg size is {size!r}, not in (0, {_MAX_SIZE:g}] pixels")
     game = state.game
     drawing = game.DRAWING
     layers = drawing.get("layers", ())

@@ -24,7 +24,7 @@ import numpy as np
 
 from ludens import records
 from ludens._params import in_force
-from ludens._checks import index_in, output_path, replacing
+from ludens._checks import index_in, output_path, replacing, usable_cpus
 from ludens._registry import load
 from ludens._simulate import StopFlag, run_chunk
 from ludens._state import Game, State
@@ -213,13 +213,6 @@ MAX_GAMES = 2**31 - 1
 # The most plies a game may be cut at (the engine counts plies in int32).
 MAX_PLIES = 2**31 - 1
 _SEED_MASK = 2**64 - 1
-
-
-def usable_cpus() -> int:
-    """The CPUs this process may run on: the default, and the cap, of ``threads``."""
-    if hasattr(os, "sched_getaffinity"):
-        return max(1, len(os.sched_getaffinity(0)))
-    return os.cpu_count() or 1
 
 
 def _resolve(game: Union[str, Game, State], params: dict[str, Any]) -> Union[Game, State]:

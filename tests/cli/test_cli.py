@@ -276,3 +276,13 @@ def test_a_closed_pipe_ends_the_output_quietly():
     finally:
         os.close(write_end)
     assert proc.returncode == 1 and b"Traceback" not in proc.stderr, proc.stderr.decode()
+
+
+def test_play_against_a_level():
+    p = run("play", "hex", "-p", "size=3", "--level", "2", "--seed", "1", stdin="a1\nquit\n")
+    assert p.returncode == 0, p.stderr
+    assert "player 1 plays" in p.stdout
+    for bad in (["--level", "0"], ["--level", "99"], ["--level", "2", "--vs", "human"],
+                ["--level", "2", "--simulations", "50"]):
+        p = run("play", "hex", "-p", "size=3", *bad, stdin="quit\n")
+        assert p.returncode == 2 and "--level" in p.stderr, (bad, p.stderr)

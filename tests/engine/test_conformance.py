@@ -34,7 +34,9 @@ CASES: dict[str, list[tuple[dict, int]]] = {
                    ({"board": "custom", "cells": [(q, r) for r in range(-2, 3) for q in range(-2, 3)
                                                   if abs(q + r) <= 2 and (q, r) != (0, 0)]}, 20)],
     "symple": [({}, 30), ({"size": 13, "penalty": 0}, 30), ({"size": 9}, 100), ({"size": 6, "penalty": -3}, 40),
-               ({"size": 5}, 60), ({"size": 3}, 30)],
+               ({"size": 5}, 60), ({"size": 3}, 30),
+               ({"size": 5, "passing": True}, 30), ({"size": 6, "privilege": False}, 30),
+               ({"size": 4, "passing": True, "privilege": False}, 20)],
     "oust": [({}, 60), ({"size": 4}, 100), ({"size": 2}, 30), ({"size": 13}, 3),
              ({"board": "square", "size": 3}, 10), ({"board": "square", "size": 5}, 40),
              ({"board": "square"}, 20)],

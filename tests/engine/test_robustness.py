@@ -103,7 +103,7 @@ def test_other_entry_points(name, params):
             state.observation_tensor(bad)
         with pytest.raises(ValueError):
             state.colour(bad)
-    for bad in ("", "{}", "[1,2]", '{"game": "%s", "params": {}, "actions": [1]}' % name,
+    for bad in ("", "{}", "[1,2]", '{"game": "%s", "params": {"nonsense": 1}, "actions": [1]}' % name,
                 json.dumps({"game": name, "params": game.params, "actions": [-5]}),
                 json.dumps({"game": name, "params": game.params, "actions": ["x"]})):
         with pytest.raises(ValueError):

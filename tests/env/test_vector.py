@@ -316,7 +316,7 @@ def test_set_state_rejects_bad_states():
         env.state(2)
     with pytest.raises(ParameterError):
         env.state(-1)
-    with pytest.raises(TypeError):
+    with pytest.raises(ParameterError):
         env.set_state(0, "a1")
 
 

@@ -53,7 +53,7 @@ DEFAULT_PENALTY = {3: 0, 4: 0, 5: 2, 6: 2, 7: 2, 8: 4, 9: 4, 10: 4, 11: 6, 12: 6
 
 def test_load_defaults():
     g = ludens.load("symple")
-    assert g.params == {"size": 19, "penalty": None}
+    assert g.params == {"size": 19, "penalty": None, "passing": False, "privilege": True}
     assert g.penalty == 10 and g.board.num_cells == 361 and g.num_actions == 362
     assert ludens.load("symple", size=19, penalty=None) == g
     assert g.new_initial_state().current_player == WHITE
@@ -725,3 +725,136 @@ def test_reference_records_replay():
             count += 1
     assert count == 5 * games_per_file()
     assert privileged_turns >= games_per_file() // 2
+
+
+# == Variants: passing= and privilege= (docs/games/symple.rst) ==
+
+
+def variant(rows, to_move, **params):
+    """A state of ludens.load("symple", size=len(rows), **params) from a diagram (see test_symple)."""
+    n = len(rows)
+    cells = {f"{chr(97 + j)}{n - i}": {"W": 1, "B": 2}[ch]
+             for i, row in enumerate(rows) for j, ch in enumerate(row.split()) if ch != "."}
+    return ludens.load("symple", size=n, **params).new_state({"board": cells, "to_move": to_move,
+                                                               "grown": False})
+
+
+PRIVILEGED = [". . . . .",
+              ". . . . W",
+              ". . . . .",
+              ". B . . .",
+              ". . . . ."]
+
+
+# -- passing=True ---------------------------------------------------------------------
+
+def test_pass_is_a_turn_only_with_passing():
+    plain = ludens.load("symple", size=5).new_initial_state()
+    assert "pass" not in legal_names(plain)
+    with pytest.raises(ludens.IllegalActionError):
+        plain.apply("pass")
+    s = ludens.load("symple", size=5, passing=True).new_initial_state()
+    assert "pass" in legal_names(s)
+    s.apply("pass")
+    assert s.current_player == BLACK and board(s) == {} and s.turns == ["pass"]
+
+
+def test_two_passes_in_succession_end_the_game():
+    s = ludens.load("symple", size=5, passing=True, penalty=0).new_initial_state()
+    s.apply("c3")
+    s.apply("pass")
+    assert not s.is_terminal()
+    s.apply("pass")
+    assert s.is_terminal() and list(s.scores()) == [1, 0] and list(s.returns()) == [1.0, -1.0]
+
+
+def test_a_pass_then_a_move_then_a_pass_does_not_end_the_game():
+    s = ludens.load("symple", size=5, passing=True).new_initial_state()
+    s.apply("pass")
+    s.apply("c3")              # Black plants: the passes are no longer in succession
+    s.apply("pass")
+    assert not s.is_terminal() and s.current_player == BLACK
+    assert s.hash == hash_from_scratch(s)
+
+
+def test_pass_only_at_the_start_of_a_turn():
+    s = variant(PRIVILEGED, BLACK, passing=True)
+    act(s, "b3")                                  # Black's grow, then the privilege's plant
+    assert s.phase == "plant" and "pass" not in legal_names(s)
+    with pytest.raises(ludens.IllegalActionError, match="whole turn"):
+        act(s, "pass")
+
+
+def test_a_pass_does_not_end_the_privilege():
+    s = variant(PRIVILEGED, BLACK, passing=True)
+    s.apply("pass")                               # Black passes
+    s.apply("a5")                                 # White plants; nobody has grown
+    assert not s.grown
+    act(s, "b3")
+    assert s.phase == "plant"                     # Black still has the grow-then-plant turn
+
+
+def test_the_passed_flag_is_part_of_the_position():
+    s = ludens.load("symple", size=5, passing=True).new_initial_state()
+    s.apply("pass")
+    pos = s.to_json()
+    assert pos["passed"] is True
+    t = s.game.new_state(pos)
+    assert t.hash == s.hash
+    t.apply("pass")
+    assert t.is_terminal()
+    fresh = s.game.new_state({**pos, "passed": False})
+    assert fresh.hash != s.hash
+
+
+def test_passing_turns_match_the_generic_search():
+    game = ludens.load("symple", size=4, passing=True)
+    for g in range(15):
+        rng = ludens.Rng(5, g)
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            generic = {finish(s, t).hash for t in ludens.State.legal_turns(s)}
+            mine = [finish(s, t).hash for t in s.legal_turns()]
+            assert len(mine) == len(set(mine)) and set(mine) == generic
+            assert s.count_legal_turns() == len(mine)
+            acts = s.legal_actions()
+            s.apply_action(acts[rng.below(len(acts))])
+
+
+def test_passing_playouts_end():
+    game = ludens.load("symple", size=5, passing=True)
+    result = ludens.simulate(game, 40, seed=3, threads=1)
+    assert not result.truncated.any() and result.plies.max() < game.default_max_plies
+
+
+# -- privilege=False -------------------------------------------------------------------
+
+def test_without_the_privilege_blacks_grow_ends_the_turn():
+    s = variant(PRIVILEGED, BLACK, privilege=False)
+    act(s, "b3")
+    assert s.current_player == WHITE and s.phase == "start" and s.turns == ["b3"]
+    assert board(s) == {"b2": 2, "b3": 2, "e4": 1}
+
+
+def test_without_the_privilege_blacks_turns_are_plants_and_grows():
+    with_priv = variant(PRIVILEGED, BLACK)
+    without = variant(PRIVILEGED, BLACK, privilege=False)
+    # 23 empty points: 19 plants (not next to b2) and 4 grows of one stone (b2's liberties);
+    # with the privilege each grow is followed by a plant or by nothing.
+    assert without.count_legal_turns() == len(list(without.legal_turns())) == 23
+    assert all("," not in t for t in without.legal_turns())
+    assert with_priv.count_legal_turns() > 23
+
+
+def test_privilege_false_observation_has_no_privilege_plane():
+    s = ludens.load("symple", size=5, privilege=False).new_initial_state()
+    assert s.observation_tensor()[5].max() == 0.0
+    assert ludens.load("symple", size=5).new_initial_state().observation_tensor()[5].min() == 1.0
+
+
+@pytest.mark.parametrize("params", [{"passing": 1}, {"passing": "yes"}, {"privilege": 0},
+                                    {"privilege": None}])
+def test_wrong_types_are_parameter_errors(params):
+    name = next(iter(params))
+    with pytest.raises(ludens.ParameterError, match=f"'{name}' (must be True or False|may not be None)"):
+        ludens.load("symple", **params)

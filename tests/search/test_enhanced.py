@@ -125,3 +125,100 @@ def test_enhancements_are_uct_settings():
 
     with pytest.raises(ParameterError, match="rave"):
         MCTS(state, evaluator=evaluator, rave=0.1)
+
+
+# -- the games' knowledge (Rules.priors, Rules.rollout_policy) ---------------------
+
+from ludens import bots, tuning                       # noqa: E402
+from ludens._testing import knowledge                 # noqa: E402
+
+KNOWING = {"hex": dict(size=7), "hox": dict(size=7), "tiptoptoe": dict(), "hex2": dict(size=7, protocol="2*")}
+
+
+@pytest.mark.parametrize("key", sorted(KNOWING))
+def test_knowledge_is_legal_on_random_positions(key):
+    game = ludens.load(key.rstrip("2"), **KNOWING[key])
+    rng = np.random.default_rng(7)
+    seen_policy = 0
+    for _ in range(30):
+        state = game.new_initial_state()
+        while not state.is_terminal():
+            n = len(state.legal_actions())
+            last = state.history[-1] if state.history else -1
+            weights, choice = knowledge(state, last, seed=int(rng.integers(1 << 30)))
+            assert weights is not None and weights.shape == (n,)
+            assert np.isfinite(weights).all() and (weights >= 0).all() and weights.sum() > 0
+            if choice is not None:
+                assert -1 <= choice < n
+                seen_policy += choice >= 0
+            state.apply_action(int(rng.choice(state.legal_actions())))
+    if key.startswith("hex"):
+        assert seen_policy > 0                 # random play intrudes into bridges
+
+
+def test_hex_saves_an_intruded_bridge_and_its_edge_template():
+    game = ludens.load("hex", size=5, swap=False)
+    state = play(game, "b2 a5 c3 c2")          # White intrudes into Black's bridge b2-c3
+    acts = state.legal_actions()
+    weights, choice = knowledge(state, state.history[-1])
+    assert state.action_to_string(int(acts[choice])) == "b3"
+    assert state.action_to_string(int(acts[np.argmax(weights)])) == "b3"
+    state = play(game, "b2 b1")                # into b2's template to the top edge
+    acts = state.legal_actions()
+    _, choice = knowledge(state, state.history[-1])
+    assert state.action_to_string(int(acts[choice])) == "c1"
+    _, choice = knowledge(play(game, "b2 e5"), -1)
+    assert choice == -1                        # no intrusion: the search chooses
+
+
+def test_tiptoptoe_priors_follow_the_seed_points():
+    game = ludens.load("tiptoptoe")
+    state = game.new_initial_state()
+    weights, choice = knowledge(state)
+    assert choice is None
+    points = game.point_values()
+    acts = state.legal_actions()
+    for a, w in zip(acts, weights):
+        if a < 39:
+            assert w == points[int(a) + 1]
+
+
+def test_priors_order_the_children_and_widening_keeps_the_best():
+    # With widening so narrow that the root considers one child, that child is the best prior's.
+    game = ludens.load("tiptoptoe")
+    state = game.new_initial_state()
+    weights, _ = knowledge(state)
+    m = MCTS(state, seed=1, widening=1e-6, prior_bias=0.5).run(simulations=200)
+    visited = m.actions[m.visits > 0]
+    assert len(visited) == 1 and weights[list(m.actions).index(visited[0])] == weights.max()
+
+
+# -- tuned settings, classic, levels -----------------------------------------------
+
+def test_default_bot_is_tuned_and_classic_is_plain():
+    game = ludens.load("hex", size=5)
+    state = game.new_initial_state()
+    tuned = bots.load("mcts:simulations=100")
+    classic = bots.load("mcts:classic,simulations=100")
+    assert classic.classic and not tuned.classic
+    assert classic.name == "mcts:classic,simulations=100"
+    tuned.step(state)
+    classic.step(state)
+    assert tuned.last.enhancements["rave"] == tuning.settings(game)["rave"] > 0
+    assert tuned.last.enhancements["policy"] is True
+    assert classic.last.enhancements == MCTS(state).enhancements
+    assert bots.load("mcts:rave=0.5,simulations=10").search_settings(game)["rave"] == 0.5
+    assert classic.reseeded(3).classic
+
+
+def test_levels():
+    assert tuning.LEVELS == len(tuning.LEVEL_SIMULATIONS) >= 5
+    sims = [bots.load(f"level:{k}").settings["simulations"] for k in range(1, tuning.LEVELS + 1)]
+    assert sims == sorted(sims) and len(set(sims)) == len(sims)
+    bot = bots.load("level:2", seed=4)
+    assert bot.name == "level:2" and bot.reseeded(5).name == "level:2"
+    state = ludens.load("tiptoptoe").new_initial_state()
+    assert bot.step(state) in state.legal_actions()
+    for bad in ("level:0", f"level:{tuning.LEVELS + 1}", "level:x", "level:2,colour=red"):
+        with pytest.raises(ParameterError):
+            bots.load(bad)

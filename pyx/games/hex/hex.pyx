@@ -306,6 +306,9 @@ cdef bint hex_rollout(void* core, const void* geom, Rng* rng, int32_t max_plies,
     return True
 
 
+include "knowledge.pxi"
+
+
 cdef Rules HEX_RULES = Rules(
     core_size=sizeof(HexCore),
     legal=hex_legal,
@@ -320,8 +323,8 @@ cdef Rules HEX_RULES = Rules(
     after_turn=NULL,
     playout=hex_playout,
     rollout=hex_rollout,
-    priors=NULL,
-    rollout_policy=NULL,
+    priors=hex_priors,
+    rollout_policy=hex_rollout_policy,
 )
 
 

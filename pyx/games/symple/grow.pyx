@@ -87,12 +87,13 @@ cdef class GrowState(State):
     def _turn_parts(self):
         """(plants, grow hypergraph, privilege plant cells or None) for the rest of the turn."""
         cdef GrowCore* s = self._gs()
+        cdef GrowTables* g = self._gg()
         colour = s.h.to_move
         if s.phase == PLANT:
             return None, None, self._plant_cells(PRIVILEGED)
         plants = self._plant_cells(colour) if s.phase == START else []
         edges = self._grow_edges()
-        priv = bool(s.priv) if s.phase == GROW else (colour == PRIVILEGED and not s.grown)
+        priv = bool(s.priv) if s.phase == GROW else (colour == PRIVILEGED and not s.grown and g.privilege)
         return plants, edges, (self._plant_cells(PRIVILEGED) if priv else None)
 
     def legal_turns(self):
@@ -115,6 +116,8 @@ cdef class GrowState(State):
             return
         for p in plants:
             yield names[p]
+        if self._may_pass():
+            yield "pass"
         if not edges:
             return
         nbrs = self.game.board.neighbours
@@ -157,7 +160,7 @@ cdef class GrowState(State):
         plants, edges, priv = self._turn_parts()
         if edges is None:
             return len(priv) + 1
-        total = len(plants)
+        total = len(plants) + self._may_pass()
         if not edges:
             return total
         comps = [_Component(e) for e in _components(edges)]
@@ -182,6 +185,11 @@ cdef class GrowState(State):
             turns -= grows - avoid
         return total + turns
 
+    def _may_pass(self):
+        """Whether ``pass`` is legal now (passing=True, between turns)."""
+        cdef GrowTables* g = self._gg()
+        return g.pass_action >= 0 and self._gs().phase == START
+
     def _count_is_cheap(self):
         """count_legal_turns is a product over components, not an enumeration (ludens.branching asks)."""
         return True
@@ -193,8 +201,11 @@ cdef class GrowState(State):
         cdef GrowTables* g = self._gg()
         cdef int32_t colour = s.h.to_move, k, nb
         if action == g.end_action:
-            return (f"'end' only declines the plant after {self.PRIVILEGED_NAME}'s privileged grow "
-                    f"({self.game.TITLE} has no passing)")
+            return (f"'end' only declines the plant after {self.PRIVILEGED_NAME}'s privileged grow"
+                    + (" ('pass' passes)" if g.pass_action >= 0 else f" ({self.game.TITLE} has no passing here)"))
+        if action == g.pass_action:
+            return "'pass' is a whole turn: it may not follow a stone of the turn"
+
         if s.ch.colour[action] >= 0:
             return "the point is occupied"
         if s.phase == PLANT:

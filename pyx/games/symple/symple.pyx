@@ -2,7 +2,8 @@
 """Symple (rules: docs/games/symple.rst).
 
 Actions: a cell index places a stone there; ``num_cells`` is END (Black
-declines the plant of the privilege).  The first cell of a turn decides its
+declines the plant of the privilege); with ``passing=True``, ``num_cells + 1``
+is PASS (a whole turn; two in succession end the game).  The first cell of a turn decides its
 kind: a cell with no own neighbour plants (the turn is over), a cell next to
 an own chain starts a grow, which goes on, same player to move, until it is
 maximal; under Black's privilege a plant or END follows.
@@ -50,12 +51,30 @@ ctypedef GrowCore SympleCore
 
 cdef void _end_turn(SympleCore* s, const GrowTables* g) noexcept nogil:
     grow_finish_turn(s, g)
+    if s.passed:                    # a turn that was not a pass: the next pass does not end the game
+        s.passed = 0
+        s.h.hash ^= g.z_passed
     set_to_move(&s.h, &g.keys, -1 if s.ch.stones[0] + s.ch.stones[1] == g.ncells else 1 - s.h.to_move)
+
+
+cdef void _pass(SympleCore* s, const GrowTables* g) noexcept nogil:
+    """PASS (passing=True): a second pass in succession ends the game."""
+    if s.passed:
+        s.passed = 0
+        s.h.hash ^= g.z_passed
+        set_to_move(&s.h, &g.keys, -1)
+        return
+    s.passed = 1
+    s.h.hash ^= g.z_passed
+    set_to_move(&s.h, &g.keys, 1 - s.h.to_move)
 
 
 cdef inline void _play(SympleCore* s, const GrowTables* g, int32_t a, uint64_t* members) noexcept nogil:
     cdef int32_t colour = s.h.to_move, n
     cdef int16_t roots[GROW_MAX_NBRS]
+    if a == g.pass_action:          # (only at START: grow_is_legal)
+        _pass(s, g)
+        return
     if s.phase == START and bit_get(s.libs[colour], a):
         grow_begin(s, g)            # next to an own chain: this turn is a grow
     if s.phase == GROW:
@@ -134,13 +153,17 @@ _SIZE = Param("size", 19, "side of the n x n board", lo=MIN_SIDE, hi=MAX_SIDE)
 _PENALTY = Param("penalty", None, "points lost per chain (None: the size's default, 4, 6, 10 at sizes 9, 13, 19, "
                  "else the even number nearest 2n/3 - 2, ties the lower)",
                  lo=-MAX_PENALTY, hi=MAX_PENALTY, optional=True)
+_PASSING = Param("passing", False, "a player may pass instead of planting or growing; two passes in "
+                 "succession end the game", kind=bool)
+_PRIVILEGE = Param("privilege", True, "Black's grow-then-plant turn while nobody has grown (False: the "
+                   "game without this compensation)", kind=bool)
 
 cdef class SympleGame(Game):
     """Symple on an n x n board (rules: docs/games/symple.rst).  Player 0 is White."""
 
     NAME = "symple"
     TITLE = "Symple"
-    PARAMS = (_SIZE, _PENALTY)
+    PARAMS = (_SIZE, _PENALTY, _PASSING, _PRIVILEGE)
     SCORES_DECIDE = True
     COLOURS = ("White", "Black")
     DRAWING = {"pieces": ("white", "black"), "cell": "#e6c27a", "line": "#5b4628", "points": True}
@@ -165,15 +188,22 @@ cdef class SympleGame(Game):
         self.g.penalty = penalty
         cdef uint64_t x = 0x53594D504C45 ^ (<uint64_t>n << 40)
         grow_keys_fill(&self.g.grow, &x)
+        self.g.grow.privilege = params["privilege"]
+        names = tuple(board.names) + ("end",)
+        if params["passing"]:       # its key drawn last: the games without passing hash as before
+            self.g.grow.pass_action = n * n + 1
+            self.g.grow.z_passed = splitmix64(&x)
+            names += ("pass",)
 
         cdef SympleCore init
         grow_core_clear(&init, &self.g.grow)
-        self.default_max_plies = n * n + 1        # one stone per action, plus at most one END
+        # One stone per action, plus at most one END; with passing, at most one pass
+        # before each stone (two in succession end the game), and the last two.
+        self.default_max_plies = 2 * n * n + 3 if params["passing"] else n * n + 1
         self.observation_shape = (6, n, n)
         self._state_type = SympleState
-        names = tuple(board.names) + ("end",)
         self._set_rules(&SYMPLE_RULES, &self.g, PyBytes_FromStringAndSize(<char*>&init, sizeof(SympleCore)),
-                        names, -1, n * n)
+                        names, self.g.grow.pass_action, n * n)
 
     @property
     def penalty(self):
@@ -185,8 +215,9 @@ cdef class SympleGame(Game):
         return self.g.grow.n
 
     def _core_from_position(self, reader):
-        """Board (cell -> 1 White, 2 Black), ``to_move`` (0, 1, or -1 when full) and
-        optionally ``grown`` (inferred when absent: a chain of two or more stones
+        """Board (cell -> 1 White, 2 Black), ``to_move`` (0, 1, or -1 when full or, with
+        passing, after two passes), optionally ``passed`` (with passing: the last turn
+        was a pass) and optionally ``grown`` (inferred when absent: a chain of two or more stones
         can only come from a grow)."""
         cdef SympleCore s
         grow_core_clear(&s, &self.g.grow)
@@ -194,10 +225,16 @@ cdef class SympleGame(Game):
         for c, colour in cells.items():
             grow_put(&s, &self.g.grow, c, colour, SQUARE_NBRS, NULL)
         grow_read_grown(&s, reader, cells)
+        if self.g.grow.pass_action >= 0:
+            s.passed = bool(reader.flag("passed", False))
         cdef int32_t who = reader.to_move()
         cdef bint full = len(cells) == self.g.grow.ncells
-        if full != (who == -1):
-            raise reader.fail("to_move must be -1 exactly when the board is full")
+        if full and who != -1:
+            raise reader.fail("to_move must be -1 when the board is full")
+        if who == -1 and not full and self.g.grow.pass_action < 0:
+            raise reader.fail("to_move must be -1 exactly when the board is full (without passing)")
+        if who == -1 and s.passed:
+            raise reader.fail("passed must be False once the game is over")
         s.h.to_move = who
         s.h.hash = grow_rules_hash(&s, &self.g)
         return PyBytes_FromStringAndSize(<char*>&s, sizeof(SympleCore))
@@ -213,8 +250,11 @@ cdef class SympleState(GrowState):
     def _json_extra(self):
         cdef SympleCore* s = self._gs()
         cdef object p = (<SympleTables*>self.geom).penalty
-        return {"grown": bool(s.grown),
-                "scores": [s.ch.stones[k] - p * s.ch.chains[k] for k in range(2)]}
+        extra = {"grown": bool(s.grown)}
+        if self._gg().pass_action >= 0:
+            extra["passed"] = bool(s.passed)
+        extra["scores"] = [s.ch.stones[k] - p * s.ch.chains[k] for k in range(2)]
+        return extra
 
     def _headline(self):
         line = State._headline(self)

@@ -58,6 +58,7 @@ ctypedef struct TttTables:
     uint16_t bit[CELLS]        # 1 << the square's place in its house
     int8_t nsq[NUMBERS]        # squares of each number: 1, 2 or 3
     int8_t sq[NUMBERS][3]      # the squares of each number, ascending
+    float points[NUMBERS]      # the seed's strategy points of each number (search priors)
     uint64_t zobrist[2][CELLS]
     SeatKeys keys
     Protocol proto
@@ -257,6 +258,31 @@ cdef void tiptoptoe_playout(void* core, const void* geom, Rng* rng, int32_t max_
         playout_applied(&s.h, st)
 
 
+cdef void tiptoptoe_priors(const void* core, const void* geom, const int32_t* actions, int32_t n,
+                           float* out) noexcept nogil:
+    """Search priors: the seed's strategy points of each number (docs/games/tiptoptoe.rst),
+    doubled for each house it would take for the mover and for each house of
+    the opponent's it would block; swap and end get 10, about a middling number's."""
+    cdef const TttCore* s = <const TttCore*>core
+    cdef const TttTables* g = <const TttTables*>geom
+    cdef int32_t colour = s.h.to_move, j, k, i, c, hs
+    cdef float w
+    for j in range(n):
+        k = actions[j]
+        if k >= NUMBERS:
+            out[j] = 10.0
+            continue
+        w = g.points[k]
+        for i in range(g.nsq[k]):
+            c = g.sq[k][i]
+            hs = g.house[c]
+            if not (s.occupied[colour] >> hs & 1) and THREE[s.held[colour][hs] | g.bit[c]]:
+                w *= 2
+            if not (s.occupied[1 - colour] >> hs & 1) and THREE[s.held[1 - colour][hs] | g.bit[c]]:
+                w *= 2
+        out[j] = w
+
+
 cdef Rules TIPTOPTOE_RULES = Rules(
     core_size=sizeof(TttCore),
     legal=tiptoptoe_legal,
@@ -271,7 +297,7 @@ cdef Rules TIPTOPTOE_RULES = Rules(
     after_turn=NULL,
     playout=tiptoptoe_playout,
     rollout=NULL,
-    priors=NULL,
+    priors=tiptoptoe_priors,
     rollout_policy=NULL,
 )
 
@@ -343,6 +369,8 @@ cdef class TipTopToeGame(Game):
             self.g.bit[c] = 1 << ((r % 3) * 3 + q % 3)
             self.g.sq[k][self.g.nsq[k]] = c
             self.g.nsq[k] += 1
+        for k, value in self.point_values().items():
+            self.g.points[k - 1] = value
         cdef uint64_t x = 0x5449505450544F45
         for colour in range(2):
             zobrist_fill(self.g.zobrist[colour], CELLS, &x)

@@ -1,0 +1,110 @@
+"""``ludens engine``: the text protocol (docs/engine.rst).  Two engine
+processes play a whole game through bench/referee.py, hostile lines are
+answered ``?`` and change nothing, and Hex answers what Hex GUIs send."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from ludens.engine import MAX_LINE, Engine
+
+ROOT = Path(__file__).resolve().parents[2]
+ENGINE = f"{sys.executable} -m ludens engine"
+
+
+def _talk(lines: bytes, bot: str = "mcts:simulations=50") -> list[str]:
+    """Answers of one engine process to ``lines``, one string per answer."""
+    run = subprocess.run([sys.executable, "-m", "ludens", "engine", "--bot", bot], input=lines,
+                         capture_output=True, timeout=120)
+    assert run.returncode == 0, run.stderr
+    text = run.stdout.decode("utf-8")
+    assert text.endswith("\n\n")
+    return text[:-2].split("\n\n")
+
+
+@pytest.mark.parametrize("game", ["hex size=5", "storisende size=3", "symple size=5"])
+def test_two_engine_processes_play_a_whole_game_through_the_referee(game):
+    name, *params = game.split()
+    run = subprocess.run([sys.executable, str(ROOT / "bench/referee.py"), f"{ENGINE} --bot mcts:simulations=60",
+                          f"{ENGINE} --bot random --seed 3", "--game", name,
+                          *[a for p in params for a in ("-p", p)], "-n", "2"],
+                         capture_output=True, text=True, timeout=300)
+    assert run.returncode == 0, run.stderr
+    lines = run.stdout.splitlines()
+    assert lines[0].startswith("game 1: A plays player 0;") and lines[1].startswith("game 2: A plays player 1;")
+    assert lines[2].startswith("A ") and "draws" in lines[2]
+    wins = [int(x) for x in lines[2].split()[1::2]]
+    assert sum(wins) == 2
+
+
+def test_a_game_by_hand_ends_with_its_score():
+    moves = ["c3", "b4", "d2", "a5", "e1"]
+    answers = _talk(("new_game hex size=5 swap=false\n" + "".join(f"play {m}\n" for m in moves) +
+                     "current_player\nhistory\nundo\nhistory\nquit\n").encode())
+    assert answers[0] == "= hex size=5 swap=False protocol=1* upto=False"
+    assert answers[1:6] == ["="] * 5
+    assert answers[6] in ("= 0", "= 1", "= none")
+    assert answers[7] == "= " + " ".join(moves) and answers[9] == "= " + " ".join(moves[:4])
+
+
+HOSTILE = [
+    b"play zz99", b"play a1 a2 a3", b"play", b"genmove 0", b"genmove 99999999999", b"genmove 1e400s",
+    b"genmove nans", b"genmove -3s", b"genmove purple", b"new_game", b"new_game nosuchgame",
+    b"new_game hex size=1000000", b"new_game hex size=-1", b"new_game hex colour=red", b"new_game hex size",
+    b"boardsize x", b"boardsize 3 4", b"boardsize 99999", b"time_left b inf", b"time_left q 10",
+    b"known_command", b"final_score", b"\xff\xfe\xfd", b"x" * (MAX_LINE + 10), b"play \x00\x1b[2J",
+    b"12", b"frobnicate", b"play b " + b"a" * 500,
+]
+
+
+def test_hostile_lines_are_answered_with_errors_and_change_nothing():
+    lines = b"new_game hex size=5\nplay c3\nshowboard\n" + b"".join(h + b"\n" for h in HOSTILE) + b"showboard\nquit\n"
+    answers = _talk(lines)
+    assert answers[0].startswith("= hex") and answers[1] == "="
+    board = answers[2]
+    errors = answers[3:3 + len(HOSTILE)]
+    for line, answer in zip(HOSTILE, errors):
+        assert answer.startswith("?"), (line[:60], answer)
+        assert "\n" not in answer and len(answer) < 300, answer
+    assert answers[3 + len(HOSTILE)] == board, "the game is as it was"
+    assert answers[-1] == "="
+
+
+def test_undo_is_refused_before_any_move_but_not_after():
+    e = Engine(bot="random")
+    assert e.handle("undo").startswith("? nothing to undo")
+    assert e.handle("new_game hex size=3") == "= hex size=3 swap=True protocol=1* upto=False"
+    assert e.handle("play b2") == "=" and e.handle("undo") == "=" and e.handle("history") == "="
+
+
+def test_hex_answers_the_gtp_subset_hex_guis_send():
+    e = Engine(bot="mcts:simulations=30")
+    assert e.handle("1 protocol_version") == "=1 2"
+    assert e.handle("name") == "= ludens"
+    assert e.handle("known_command genmove") == "= true" and e.handle("known_command nope") == "= false"
+    assert "genmove" in e.handle("list_commands").split()
+    assert e.handle("boardsize 6") == "=" and e.state.game.params["size"] == 6
+    assert e.handle("boardsize 7 7") == "=" and e.state.game.params["size"] == 7
+    assert e.handle("play b d4") == "="
+    assert e.handle("play b e5").startswith("? it is player 1's turn")
+    assert e.handle("play w swap-pieces") == "=" and e.state.turns == ["d4", "swap"]
+    move = e.handle("genmove b")
+    assert move.startswith("= ") and e.state.turns[-1] == move[2:]
+    assert e.handle("showboard").startswith("= \nhex:")
+    assert e.handle("clear_board") == "=" and e.state.ply == 0
+    assert e.handle("time_left b 2.5 0") == "=" and e.handle("genmove b").startswith("= ")
+    assert e.handle("quit") == "=" and e.finished
+
+
+def test_final_score_names_the_winner_and_the_margin():
+    e = Engine(bot="random")
+    e.handle("new_game hex size=2 swap=false")
+    for m in ("a1", "b1", "a2"):
+        assert e.handle(f"play {m}") == "="
+    assert e.handle("current_player") == "= none"
+    assert e.handle("final_score").startswith("= B+")
+    assert e.handle("genmove").startswith("? the game is over")

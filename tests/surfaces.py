@@ -1,0 +1,263 @@
+"""Hostile calls on the surfaces built over game states, shared by the bounded
+suites (tests/search/test_search_fuzz.py, tests/env/test_env_fuzz.py, each in a
+child process) and ``bench/fuzz.py --surfaces`` (>= 10^5 calls a surface).
+
+``SURFACES`` is the table: a name -> ``fn(count, seed)`` making ``count``
+hostile calls and returning ``(outcome counts, failure descriptions)``.  An
+outcome is "accepted", "refused" (a LudensError) or, for the evaluator, the
+evaluator's own exception passing through; anything else -- another
+exception, an inconsistent object after an accepted call, or (outside
+Python) a crash -- is a failure.  Add a surface by adding a function here and
+a row to ``SURFACES``.
+
+Run as a script: ``python tests/surfaces.py SURFACE COUNT SEED`` prints the
+counts, then any failures, and exits non-zero on a failure.
+"""
+
+from __future__ import annotations
+
+import random
+import sys
+from collections import Counter
+from typing import Any, Callable
+
+import numpy as np
+
+import ludens
+from ludens import MCTS, VectorEnv
+from ludens.errors import EvaluatorError, LudensError
+
+GAMES = {"hex": dict(size=4), "hox": dict(size=4), "symple": dict(size=3), "oust": dict(size=3),
+         "wunchunk": dict(size=5), "storisende": dict(size=3), "tiptoptoe": {}}
+
+
+class EvaluatorFault(Exception):
+    """Raised by a hostile evaluator on purpose: run() must pass it through unchanged."""
+
+
+# -- the MCTS evaluator -------------------------------------------------------------
+
+def _garbage(rng: random.Random, k: int, actions: int, players: int) -> Any:
+    """An answer the search must refuse."""
+    good_p, good_v = np.ones((k, actions)), np.zeros((k, players))
+    return rng.choice([
+        None, 0, "priors", (good_p,), (good_p, good_v, good_v), [good_p],
+        (good_p.astype(str), good_v), (good_p.astype(complex), good_v), (good_p.astype(object), good_v),
+        (np.ones((k, actions + 1)), good_v), (np.ones((k + 1, actions)), good_v), (np.ones(actions), good_v),
+        (good_p, np.zeros((k, players + 1))), (good_p, np.zeros(k + 1)),
+        (np.full((k, actions), np.nan), good_v), (np.full((k, actions), -np.inf), good_v),
+        (-good_p, good_v), (good_p, np.full((k, players), np.inf)), (good_p, np.full((k, players), 1.5)),
+        (good_p, np.full((k, players), np.nan)), ([[1.0, "x"]] * k, good_v), (good_p, {"a": 1}),
+    ])
+
+
+def _good(rng: random.Random, mask: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray]:
+    """An answer the search must take: priors of every scale (overflowing sums too), values in [-1, 1]."""
+    k, actions = mask.shape
+    scale = rng.choice([1.0, 1e-300, 1e300, 1.7e308, 0.0])
+    draw = np.random.default_rng(rng.randrange(1 << 30))
+    priors = rng.choice([np.ones((k, actions)), mask.astype(np.float64), draw.random((k, actions))]) * scale
+    values = draw.uniform(-1, 1, (k, players))
+    if players == 2 and rng.random() < 0.5:
+        return priors, values[:, 0]
+    return priors, values
+
+
+def evaluator_surface(count: int, seed: int) -> tuple[Counter, list[str]]:
+    """``count`` evaluator calls, each answering well, badly, mutating its
+    inputs, re-entering the search or raising, over every game."""
+    rng = random.Random(seed)
+    outcomes: Counter = Counter()
+    failures: list[str] = []
+    calls = 0
+    while calls < count:
+        name = rng.choice(sorted(GAMES))
+        game = ludens.load(name, **GAMES[name])
+        state = game.new_initial_state()
+        for _ in range(rng.randrange(0, 6)):
+            if state.is_terminal():
+                break
+            acts = state.legal_actions()
+            state.apply_action(int(acts[rng.randrange(len(acts))]))
+        if state.is_terminal():
+            continue
+        players = game.num_players
+        box: dict[str, Any] = {}
+        kinds: list[str] = []
+
+        def fn(obs: np.ndarray, mask: np.ndarray, player: np.ndarray) -> Any:
+            kind = rng.choice(["good", "good", "good", "mutate", "reenter", "read", "garbage", "raise"])
+            kinds.append(kind)
+            if kind == "mutate":
+                for a in (obs, mask, player):
+                    a.flags.writeable = True
+                rng.choice([lambda: mask.fill(rng.random() < 0.5), lambda: player.fill(rng.randrange(-9, 99)),
+                            lambda: obs.fill(np.nan)])()
+            elif kind == "reenter":
+                search = box["m"]
+                try:
+                    rng.choice([lambda: search.advance(int(search.actions[0])), lambda: search.run(simulations=3)])()
+                except EvaluatorError:
+                    outcomes["re-entry refused"] += 1
+                else:
+                    raise AssertionError("a re-entrant call was accepted")
+            elif kind == "read":
+                search = box["m"]
+                search.visits, search.values, search.top(2), search.simulations, search.principal_variation()
+            elif kind == "garbage":
+                return _garbage(rng, len(obs), mask.shape[1], players)
+            elif kind == "raise":
+                raise EvaluatorFault("on purpose")
+            return _good(rng, mask, players)
+
+        search = box["m"] = MCTS(state, evaluator=fn, batch_size=rng.choice([1, 3, 8]), seed=rng.randrange(1 << 30))
+        for _ in range(rng.randrange(1, 6)):
+            before = len(kinds)
+            try:
+                search.run(simulations=rng.randrange(1, 60))
+                outcome = "run accepted"
+            except EvaluatorError:
+                outcome = "run refused"
+            except EvaluatorFault:
+                outcome = "run passed the evaluator's exception"
+            except Exception as e:          # noqa: BLE001 -- every other exception is a finding
+                outcome = f"run {type(e).__name__}"
+                failures.append(f"{name} seed {seed}: run raised {type(e).__name__}: {e} after {kinds[-3:]}")
+            outcomes[outcome] += 1
+            for kind in kinds[before:]:
+                outcomes[f"evaluator {kind}"] += 1
+            calls += len(kinds) - before
+            try:
+                _check_search(search, state)
+            except Exception as e:          # noqa: BLE001
+                outcomes["search broken"] += 1
+                failures.append(f"{name} seed {seed}: after {outcome}: {type(e).__name__}: {e}")
+            if rng.random() < 0.2 and search.simulations:
+                try:
+                    search.advance(search.best_action)
+                    state = search.state
+                except LudensError:
+                    pass
+                if state.is_terminal():
+                    break
+            if len(kinds) == before:
+                calls += 1              # a run that needed no evaluation still counts, so the loop ends
+    return outcomes, failures
+
+
+def _check_search(search: MCTS, state: ludens.State) -> None:
+    """The search's results describe legal play from its root."""
+    legal = list(state.legal_actions())
+    assert list(search.actions) == legal
+    assert len(search.visits) == len(search.values) == len(legal)
+    assert int(search.visits.sum()) <= search.simulations
+    assert np.all(np.abs(search.values) <= 1 + 1e-9)
+    line = state.clone()
+    for a in search.pv_actions():
+        assert a in line.legal_actions(), f"principal variation plays illegal {a}"
+        line.apply_action(a)
+    if search.simulations:
+        assert search.best_action in legal
+
+
+# -- VectorEnv ----------------------------------------------------------------------------
+
+def _hostile_actions(env: VectorEnv, rng: random.Random, obs: np.ndarray, rewards: np.ndarray) -> Any:
+    n, A = env.num_envs, env.num_actions
+    legal = env.random_actions().copy()
+    roll = rng.random()
+    if roll < 0.35:
+        return legal.astype(rng.choice([np.int32, np.int64, np.uint8, np.int16, np.uint64]))
+    if roll < 0.5:
+        bad = legal.astype(np.int64)
+        bad[rng.randrange(n)] = rng.choice([-1, A, A + 1, 2**31, -2**31, 2**40, -2**63])
+        return bad
+    if roll < 0.6:      # an array aliasing the env's own outputs
+        return rng.choice([rewards.view(np.int32).reshape(-1)[:n], obs.view(np.int32).reshape(-1)[:n],
+                           env.random_actions(), rewards.view(np.uint8).reshape(-1)[:n]])
+    if roll < 0.7:
+        return legal[::-1] if rng.random() < 0.5 else np.ascontiguousarray(np.tile(legal, 2)[::2])
+    return rng.choice([None, 3, "a1", [], [[0], [1, 2]], legal.astype(float), legal.astype(bool),
+                       legal.astype(object), legal[:-1], np.tile(legal, (2, 1)), list(legal) + [0],
+                       [str(a) for a in legal], np.array([np.nan] * n), legal.astype(complex), {"a": 1}])
+
+
+def vector_surface(count: int, seed: int) -> tuple[Counter, list[str]]:
+    """``count`` calls on VectorEnvs of every game: steps with hostile and
+    aliased action arrays, resets with hostile seeds, hostile set_state and
+    indices; every accepted call leaves each game consistent with its State."""
+    rng = random.Random(seed)
+    outcomes: Counter = Counter()
+    failures: list[str] = []
+    calls = 0
+    seeds = [None, 0, 1, -1, 2**64, 2**70, 1.5, float("inf"), float("nan"), "3", True, [], np.int64(4), np.uint64(5)]
+    indices = [0, -1, 1, 7, 2**31, 1.0, "0", None, True, np.int8(1)]
+    while calls < count:
+        name = rng.choice(sorted(GAMES))
+        env = VectorEnv(ludens.load(name, **GAMES[name]), rng.choice([1, 3, 8]), seed=rng.randrange(1 << 30),
+                        threads=rng.choice([1, 2]))
+        obs, info = env.reset()
+        rewards = np.zeros((env.num_envs, env.num_players), dtype=np.float32)
+        for _ in range(rng.randrange(20, 120)):
+            calls += 1
+            roll = rng.random()
+            what = "step"
+            try:
+                if roll < 0.85:
+                    obs, rewards, _, _, info = env.step(_hostile_actions(env, rng, obs, rewards))
+                elif roll < 0.9:
+                    what = "reset"
+                    obs, info = env.reset(seed=rng.choice(seeds))
+                elif roll < 0.95:
+                    what = "set_state"
+                    live = env.state(rng.randrange(env.num_envs))
+                    env.set_state(rng.choice(indices), rng.choice([live, None, "x", live.game, 3, live.clone()]))
+                else:
+                    what = "state"
+                    env.state(rng.choice(indices))
+                outcomes[f"{what} accepted"] += 1
+            except LudensError:
+                outcomes[f"{what} refused"] += 1
+            except Exception as e:          # noqa: BLE001 -- every other exception is a finding
+                outcomes[f"{what} {type(e).__name__}"] += 1
+                failures.append(f"{name} seed {seed}: {what} raised {type(e).__name__}: {e}")
+            if rng.random() < 0.1:
+                try:
+                    _check_env(env, info)
+                except Exception as e:      # noqa: BLE001
+                    outcomes["env broken"] += 1
+                    failures.append(f"{name} seed {seed}: after {what}: {type(e).__name__}: {e}")
+    return outcomes, failures
+
+
+def _check_env(env: VectorEnv, info: dict[str, Any]) -> None:
+    """Every game's mask and player match its State rebuilt from the env's history."""
+    for i in range(env.num_envs):
+        s = env.state(i)
+        assert not s.is_terminal(), f"env {i} holds a finished game"
+        assert np.array_equal(np.flatnonzero(info["legal_action_mask"][i]), s.legal_actions()), f"env {i} mask"
+        assert int(info["current_player"][i]) == s.current_player, f"env {i} player"
+
+
+SURFACES: dict[str, Callable[[int, int], tuple[Counter, list[str]]]] = {
+    "mcts-evaluator": evaluator_surface,
+    "vector-env": vector_surface,
+}
+
+
+def run(surface: str, count: int, seed: int) -> tuple[Counter, list[str]]:
+    """``count`` hostile calls on ``surface`` (a key of SURFACES)."""
+    return SURFACES[surface](count, seed)
+
+
+def main(argv: list[str]) -> int:
+    surface, count, seed = argv[0], int(argv[1]), int(argv[2])
+    outcomes, failures = run(surface, count, seed)
+    print(dict(outcomes))
+    for f in failures[:20]:
+        print("FAIL", f)
+    return 1 if failures else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(sys.argv[1:]))
