@@ -81,7 +81,12 @@ cdef class Game:
         if rules.after_turn != NULL and rules.playout != NULL:
             # A game's own playout cannot see the turn hashes before its start.
             raise RuntimeError("a game with after_turn must use the generic playout")
-        self.rules = rules
+        self._rules_own = rules[0]
+        self._rules_own.misere = self._params.get("misere", False)
+        if self._rules_own.misere and self.num_players != 2:
+            raise ParameterError(f"{self.name}: misere=True needs two players, not {self.num_players} "
+                                 "(misère negates a two-player game's returns)")
+        self.rules = &self._rules_own
         self.geom = geom
         self._initial = initial
         self._action_names = action_names

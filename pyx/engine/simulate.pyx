@@ -25,7 +25,8 @@ from ludens._clock cimport monotonic_seconds
 from ludens._limits cimport MAX_PLAYERS, static_check
 from ludens._rng cimport Rng as RngState
 from ludens._rng cimport rng_below, rng_next, rng_seed, rng_uniform
-from ludens._state cimport Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw, playout_running
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, playout_applied, playout_draw, playout_running,
+                            rules_returns)
 
 import threading
 
@@ -265,7 +266,7 @@ def run_chunk(source, seed, long long start, int count, int max_plies, StopFlag 
                     sc_v[i, p] = vals[p ^ h.swapped]
                 if h.to_move < 0:
                     memset(vals, 0, sizeof(vals))
-                    R.returns(core, geom, vals)
+                    rules_returns(R, core, geom, vals)
                     best = -1
                     top = -1e300
                     for p in range(P):

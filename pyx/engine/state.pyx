@@ -251,11 +251,11 @@ cdef class State:
         """Per player: the result (+1 win, -1 loss, 0 draw) once over, else zeros."""
         if self.hdr().to_move >= 0:
             return np.zeros(self.game.num_players)
-        return self._by_seat(self.rules.returns)
+        return self._by_seat(self.rules.returns, self.rules.misere)
 
     def scores(self):
         """Per player: the game's score of the position as it stands."""
-        return self._by_seat(self.rules.scores)
+        return self._by_seat(self.rules.scores, False)
 
     def winners(self):
         """The players with the best return, ascending, once the game is over
@@ -271,11 +271,13 @@ cdef class State:
         best = self.winners()
         return f"player {best[0]} wins" if len(best) == 1 else "draw"
 
-    cdef _by_seat(self, values_fn fn):
+    cdef _by_seat(self, values_fn fn, bint misere):
         cdef double buf[MAX_PLAYERS]
         cdef int p, k = self.game.num_players
         memset(buf, 0, sizeof(buf))
         fn(self.core, self.geom, buf)
+        if misere:
+            misere_negate(buf)
         out = np.empty(k)
         for p in range(k):
             out[p] = buf[p ^ self.hdr().swapped]

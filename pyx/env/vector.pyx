@@ -24,7 +24,7 @@ from ludens._bits cimport mask_select
 from ludens._handoff cimport (SPIN_ROUNDS, SPIN_ROUNDS_BUSY, Signal, atomic_fetch_add, atomic_load, atomic_store,
                               signal_free, signal_init, signal_next, signal_post, signal_wait)
 from ludens._limits cimport MAX_PLAYERS
-from ludens._state cimport Game, Header, Rules, State, write_legal_mask, write_observation
+from ludens._state cimport Game, Header, Rules, State, rules_returns, write_legal_mask, write_observation
 
 import os
 import secrets
@@ -149,7 +149,7 @@ cdef void step_one(Batch* b, int32_t i, int32_t* scratch) noexcept nogil:
         write_observation(b.R, core, b.geom, mover, b.final_obs + <size_t>i * b.obs_size, b.obs_size)
         if b.terminated[i]:
             memset(vals, 0, sizeof(vals))
-            b.R.returns(core, b.geom, vals)
+            rules_returns(b.R, core, b.geom, vals)
             for p in range(b.num_players):
                 rew[p] = <float>vals[p ^ h.swapped]
         reset_one(b, i)

@@ -25,7 +25,8 @@ from libc.string cimport memcpy, memmove, memset
 from ludens._limits cimport MAX_PLAYERS, static_check
 from ludens._rng cimport Rng, rng_below, rng_seed, rng_uniform
 from ludens._simulate cimport Hashes, play_one
-from ludens._state cimport Game, Header, PlayoutStats, Rules, State, write_legal_mask, write_observation
+from ludens._state cimport (Game, Header, PlayoutStats, Rules, State, misere_negate, rules_returns,
+                            write_legal_mask, write_observation)
 
 import threading
 import time

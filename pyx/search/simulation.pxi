@@ -29,7 +29,7 @@ cdef inline void final_values(Tree* T, const Shared* S, double* out) noexcept no
     cdef const Header* h = <const Header*>T.core
     cdef int32_t p
     memset(vals, 0, sizeof(vals))
-    S.R.returns(T.core, S.geom, vals)
+    rules_returns(S.R, T.core, S.geom, vals)
     for p in range(S.P):
         out[p] = vals[p ^ h.swapped]
 
@@ -147,6 +147,8 @@ cdef void rollout(Tree* T, const Shared* S, int32_t max_plies) noexcept nogil:
     if S.R.rollout != NULL and not S.exact:
         memset(vals, 0, sizeof(vals))
         ended = S.R.rollout(T.core, S.geom, &T.rng, max_plies, T.buf, vals)
+        if S.R.misere:
+            misere_negate(vals)
         for p in range(S.P):
             T.value[p] = vals[p ^ h.swapped] if ended else 0.0
         return

@@ -8,7 +8,9 @@ and a node cut by the depth limit is (-1, +1).  Bounds found at any depth are
 true bounds, so the table keeps them between iterations and between calls,
 and a position is proven when its bounds meet.  Deepening finds short wins
 first, gives a usable answer at any moment a budget runs out, and lets the
-history heuristic and the table's best moves order the next iteration.
+history heuristic and the table's best moves order the next iteration; past
+a few plies it deepens four times at a time (``next_depth``), as a shallow
+full-width iteration costs about as much as the deep one.
 
 The side to move is the *seat* (colour ^ swapped) of ``Header.to_move``, and
 the turn boundary decides it: a child with the same seat to move (the rest of
@@ -26,7 +28,7 @@ from libc.string cimport memcpy, memset
 from ludens._clock cimport monotonic_seconds
 from ludens._limits cimport MAX_PLAYERS
 from ludens._signals cimport interrupted, reraise
-from ludens._state cimport Game, Header, Rules, State
+from ludens._state cimport Game, Header, Rules, State, rules_returns
 
 import threading
 import time
@@ -41,7 +43,7 @@ cnp.import_array()
 cdef enum:
     DEPTH_EXACT = 0xFFFF     # a table entry whose bounds meet: good for any depth
     CHECK_EVERY = 256        # nodes between looks at the budget
-    UNKNOWN = 2              # an action's value not proven yet (stored in int8 bounds)
+    GROW_FROM = 4            # deepening grows one ply at a time up to this depth, then 4x
 
 ctypedef struct Entry:       # 16 bytes; depth 0 marks an empty slot
     uint64_t key             # Header.hash
@@ -83,7 +85,7 @@ cdef inline int8_t outcome(const Search* W, const void* core, int8_t seat) noexc
     cdef double vals[MAX_PLAYERS]
     cdef const Header* h = <const Header*>core
     memset(vals, 0, sizeof(vals))
-    W.R.returns(core, W.geom, vals)
+    rules_returns(W.R, core, W.geom, vals)
     cdef double v = vals[seat ^ h.swapped]
     return 1 if v > 0 else (-1 if v < 0 else 0)
 
@@ -306,15 +308,21 @@ cdef void search(Search* W, int32_t ply, int32_t depth, int8_t alpha, int8_t bet
     out[1] = hi
 
 
+cdef inline int32_t next_depth(int32_t d, int32_t max_depth) noexcept nogil:
+    """The deepening schedule: one ply at a time up to GROW_FROM, then four times deeper."""
+    d = d + 1 if d < GROW_FROM else 4 * d
+    return d if d < max_depth else max_depth
+
+
 cdef int32_t deepen(Search* W, int32_t ply, int32_t max_depth, int8_t* out, int32_t* best) noexcept nogil:
     """Iterative deepening from the live state at ``ply``: bounds into ``out`` and the best
     action into ``best`` (of the last iteration completed), returns that iteration's depth
     (0 if none); stops when proven, at ``max_depth`` or when aborted."""
-    cdef int32_t d, done = 0
+    cdef int32_t d = 1, done = 0
     cdef int8_t sub[2]
     out[0] = -1
     out[1] = 1
-    for d in range(1, max_depth + 1):
+    while done < max_depth:
         if not reserve(W, ply + d + 2):
             break
         search(W, ply, d, -1, 1, sub)
@@ -325,6 +333,7 @@ cdef int32_t deepen(Search* W, int32_t ply, int32_t max_depth, int8_t* out, int3
         done = d
         if sub[0] == sub[1]:
             break
+        d = next_depth(d, max_depth)
     return done
 
 
@@ -485,7 +494,8 @@ cdef class Solver:
             self._start(seconds, nodes)
             started = time.perf_counter()
             with nogil:
-                for d in range(1, self._max_depth + 1):
+                d = 1
+                while done < self._max_depth:
                     if not reserve(&self.W, d + 3):
                         break
                     for j in range(n):
@@ -512,6 +522,7 @@ cdef class Solver:
                             break
                     else:
                         break
+                    d = next_depth(d, self._max_depth)
             if done:
                 self.depth = done
             self._finish(started)

@@ -93,6 +93,11 @@ class Param:
         return d
 
 
+# Misère (docs/games/protocols.rst): every two-player game takes it; the engine negates the returns.
+MISERE = Param("misere", False, "misère: the same rules to the same end, returns negated (the base game's "
+               "winner loses; a draw stays a draw); two players only", kind=bool)
+
+
 def in_force(game: Any) -> dict[str, Any]:
     """``game.params`` with each optional integer parameter left at None
     replaced by the value the game derived for it (Symple's ``penalty``,

@@ -194,6 +194,21 @@ ctypedef struct Rules:
     rollout_fn rollout         # optional: a rollout for search (ludens._mcts), same distribution only
     prior_fn priors            # optional: game knowledge, a weight per legal action (search priors)
     policy_fn rollout_policy   # optional: game knowledge, the next action of a guided rollout
+    bint misere                # returns negated (misere=True); False in every game's table, the
+                               # Game sets it in its own copy (Game._rules_own)
+
+
+cdef inline void rules_returns(const Rules* R, const void* core, const void* geom, double* out) noexcept nogil:
+    """``R.returns`` by colour, negated under misère (two players: the base game's winner loses)."""
+    R.returns(core, geom, out)
+    if R.misere:
+        misere_negate(out)
+
+
+cdef inline void misere_negate(double* out) noexcept nogil:
+    """Returns of a two-player game, by colour, as misère has them (a draw stays a draw)."""
+    out[0] = -out[0]
+    out[1] = -out[1]
 
 
 cdef inline void write_observation(const Rules* R, const void* core, const void* geom, int32_t colour,
@@ -229,7 +244,8 @@ cdef class Game:
     cdef readonly Board board
     cdef readonly int default_max_plies
     cdef readonly tuple observation_shape
-    cdef const Rules* rules
+    cdef const Rules* rules             # &_rules_own
+    cdef Rules _rules_own               # the game's table, with its transforms (misère) set
     cdef const void* geom
     cdef bytes _initial                 # the core of the initial state
     cdef dict _params
@@ -266,7 +282,7 @@ cdef class State:
     cdef int _push(self, int32_t action) except -1
     cdef int _rebuild(self, int32_t nplies) except -1
     cdef int32_t _check_action(self, object action) except -1
-    cdef _by_seat(self, values_fn fn)
+    cdef _by_seat(self, values_fn fn, bint misere)
     cdef State _replayer(self)
     cdef inline Header* hdr(self) noexcept:
         return <Header*>self.core

@@ -181,7 +181,9 @@ class SolverBot(Bot):
     otherwise the best action of its deepest completed iteration, which is
     never a proven loss while anything else is left. Two-player games only.
     It draws no random numbers: ``seed`` is taken (matches reseed every bot)
-    and changes nothing. ``last`` is the solver behind the last decision.
+    and changes nothing. ``last`` is the solver behind the last decision (a
+    copy or pickle of the bot leaves it out). Not for two threads at once:
+    each thread plays its own bot (``reseeded``).
     """
 
     def __init__(self, seed: int = 0, **settings: Any):
@@ -203,6 +205,11 @@ class SolverBot(Bot):
         if best is None:                       # not even one iteration within the budget
             best = int(state.legal_actions()[0])
         return best
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["last"] = None                   # a Solver does not copy; the next decision builds one
+        return state
 
     def reseeded(self, seed: int) -> "SolverBot":
         return SolverBot(seed=seed, **self.settings)

@@ -13,6 +13,7 @@
     ludens branching GAME [-p key=value[,value...] ...] [-n N] [--seed S] [--limit L] [--json]
     ludens bench [GAME ...]
     ludens engine [--bot SPEC] [--seed S]
+    ludens serve [--host H] [--port P]
 
 Bad arguments exit with status 2 and a one-line message.
 """
@@ -508,6 +509,25 @@ def cmd_engine(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     return engine.serve_lines(engine.Engine(bot=args.bot, seed=args.seed), raw, out)
 
 
+# -- serve --------------------------------------------------------------------
+
+def cmd_serve(args: argparse.Namespace, out: TextIO) -> int:
+    from ludens import serve
+    if not 0 <= args.port <= 65535:
+        raise UsageError("--port must be in 0..65535")
+    try:
+        server = serve.make_server(args.host, args.port)
+    except OSError as e:
+        raise UsageError(f"cannot listen on {args.host}:{args.port}: {e.strerror or e}") from None
+    host, port = str(server.server_address[0]), int(server.server_address[1])
+    print(f"ludens serve: open http://{host}:{port}/ in a browser (Ctrl-C stops)", file=out, flush=True)
+    try:
+        server.serve_forever()
+    finally:
+        server.server_close()
+    return 0
+
+
 # -- bench --------------------------------------------------------------------
 
 def cmd_bench(args: argparse.Namespace, out: TextIO) -> int:
@@ -630,6 +650,11 @@ def build_parser() -> argparse.ArgumentParser:
                     help="what genmove searches with (default mcts:simulations=1000); " + bots.SPEC_HELP)
     en.add_argument("--seed", type=int, default=0, help="seed of genmove's searches (default 0)")
 
+    sv = sub.add_parser("serve", help="play in a web browser",
+                        description="Serve a local web page to play, analyse, save and replay every game.")
+    sv.add_argument("--host", default="127.0.0.1", help="the address to listen on (default 127.0.0.1: this machine only)")
+    sv.add_argument("--port", type=int, default=8000, help="the port (default 8000; 0 picks a free one)")
+
     br = sub.add_parser("branching", help="distinct legal turns per turn, legal actions per decision",
                         description="Sample positions from random games and measure branching, "
                                     "one row per parameter combination.")
@@ -668,6 +693,7 @@ COMMANDS: dict[str, Handler] = {
     "branching": _output_only(cmd_branching),
     "bench": _output_only(cmd_bench),
     "engine": cmd_engine,
+    "serve": _output_only(cmd_serve),
 }
 
 

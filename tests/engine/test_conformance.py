@@ -23,12 +23,14 @@ CASES: dict[str, list[tuple[dict, int]]] = {
             # movement protocols (docs/games/protocols.rst)
             ({"size": 5, "protocol": "2*"}, 30), ({"size": 5, "protocol": "12*", "upto": True}, 30),
             ({"size": 4, "protocol": "1234+"}, 20), ({"size": 3, "protocol": "2323**", "swap": False}, 20),
-            ({"protocol": "symple"}, 10), ({"size": 5, "protocol": "symple"}, 30), ({"size": 2, "protocol": "symple"}, 10)],
+            ({"protocol": "symple"}, 10), ({"size": 5, "protocol": "symple"}, 30), ({"size": 2, "protocol": "symple"}, 10),
+            ({"size": 5, "misere": True}, 20), ({"size": 4, "protocol": "symple", "misere": True}, 10)],
     "hox": [({}, 40), ({"size": 5}, 100), ({"size": 2}, 40), ({"size": 4, "swap": False}, 20),
-            ({"size": 5, "protocol": "2323**"}, 20), ({"size": 4, "protocol": "112233++", "upto": True}, 20)],
+            ({"size": 5, "protocol": "2323**"}, 20), ({"size": 4, "protocol": "112233++", "upto": True}, 20),
+            ({"size": 4, "misere": True}, 10)],
     "tiptoptoe": [({}, 300), ({"swap": False}, 100), ({"protocol": "12*"}, 30),
-                  ({"protocol": "1234+", "upto": True}, 30)],
-    "storisende": [({}, 100), ({"size": 3}, 50), ({"size": 8}, 10), ({"threefold": False}, 20),
+                  ({"protocol": "1234+", "upto": True}, 30), ({"misere": True}, 20)],
+    "storisende": [({}, 100), ({"size": 3}, 50), ({"size": 8}, 10), ({"threefold": False}, 20), ({"size": 3, "misere": True}, 10),
                    ({"board": "modular", "modules": 5, "seed": 1}, 20),
                    # hexhex 3 without its centre: lines cross the hole
                    ({"board": "custom", "cells": [(q, r) for r in range(-2, 3) for q in range(-2, 3)
@@ -36,13 +38,15 @@ CASES: dict[str, list[tuple[dict, int]]] = {
     "symple": [({}, 30), ({"size": 13, "penalty": 0}, 30), ({"size": 9}, 100), ({"size": 6, "penalty": -3}, 40),
                ({"size": 5}, 60), ({"size": 3}, 30),
                ({"size": 5, "passing": True}, 30), ({"size": 6, "privilege": False}, 30),
-               ({"size": 4, "passing": True, "privilege": False}, 20)],
+               ({"size": 4, "passing": True, "privilege": False}, 20),
+               ({"size": 5, "misere": True, "passing": True}, 10)],
     "oust": [({}, 60), ({"size": 4}, 100), ({"size": 2}, 30), ({"size": 13}, 3),
              ({"board": "square", "size": 3}, 10), ({"board": "square", "size": 5}, 40),
-             ({"board": "square"}, 20)],
+             ({"board": "square"}, 20), ({"size": 3, "misere": True}, 10)],
     "wunchunk": [({}, 50), ({"opening": "balance"}, 60), ({"size": 5}, 40),
                  ({"size": 7, "players": 3, "opening": "balance"}, 25), ({"size": 8, "players": 3}, 10),
-                 ({"size": 7, "players": 4}, 15), ({"size": 8, "players": 4, "opening": "balance"}, 10)],
+                 ({"size": 7, "players": 4}, 15), ({"size": 8, "players": 4, "opening": "balance"}, 10),
+                 ({"size": 5, "misere": True}, 10)],
 }
 
 
@@ -124,9 +128,10 @@ def _check_result(state: ludens.State) -> None:
     s = state.scores()
     assert s.shape == r.shape
     if state.game.SCORES_DECIDE:
+        sign = -1 if state.game.params.get("misere") else 1     # misère: a higher score is worse
         for p, q in itertools.permutations(range(len(r)), 2):
             if s[p] > s[q]:
-                assert r[p] > r[q], f"score {s} but returns {r}"
+                assert sign * r[p] > sign * r[q], f"score {s} but returns {r}"
 
 
 @pytest.mark.parametrize("name,params,count", list(_cases()))

@@ -53,7 +53,7 @@ DEFAULT_PENALTY = {3: 0, 4: 0, 5: 2, 6: 2, 7: 2, 8: 4, 9: 4, 10: 4, 11: 6, 12: 6
 
 def test_load_defaults():
     g = ludens.load("symple")
-    assert g.params == {"size": 19, "penalty": None, "passing": False, "privilege": True}
+    assert g.params == {"size": 19, "penalty": None, "passing": False, "privilege": True, "misere": False}
     assert g.penalty == 10 and g.board.num_cells == 361 and g.num_actions == 362
     assert ludens.load("symple", size=19, penalty=None) == g
     assert g.new_initial_state().current_player == WHITE

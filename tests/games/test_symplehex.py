@@ -30,7 +30,7 @@ def names(state):
 def test_load_needs_no_other_argument():
     game = ludens.load("hex", protocol="symple")
     assert game.TITLE == "Symple Hex" and game.board.num_cells == 121
-    assert game.params == {"size": 11, "swap": False, "protocol": "symple", "upto": False}
+    assert game.params == {"size": 11, "swap": False, "protocol": "symple", "upto": False, "misere": False}
     assert game.num_actions == 122 and game.action_to_string(121) == "end"
     assert pickle.loads(pickle.dumps(game)) == game
     assert ludens.load("hex", protocol="symple", swap=False) == game

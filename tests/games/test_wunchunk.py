@@ -71,7 +71,7 @@ def test_bad_parameters(params, match):
 
 def test_default_parameters():
     g = ludens.load("wunchunk")
-    assert g.params == {"size": 6, "players": 2, "opening": "pie"}
+    assert g.params == {"size": 6, "players": 2, "opening": "pie", "misere": False}
     assert g.board.kind == "hexhex" and g.board.num_cells == 91
 
 

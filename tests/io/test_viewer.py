@@ -2,8 +2,7 @@
 real headless Chromium stepping through it.
 
 The browser test needs selenium, Debian's ``chromium`` and ``chromium-driver``
-(``.ci/run`` installs them).  Without them it skips, unless
-LUDENS_REQUIRE_BROWSER=1 (set by CI), where it fails.
+(``.ci/run`` installs them): see the ``browser`` fixture in conftest.py.
 """
 
 from __future__ import annotations
@@ -11,11 +10,7 @@ from __future__ import annotations
 import json
 import os
 import re
-import shutil
-import tempfile
 import xml.etree.ElementTree as ET
-
-import pytest
 
 import ludens
 from ludens import pictures
@@ -70,39 +65,6 @@ def test_viewer_of_a_state_from_a_position():
 
 
 # -- a real browser ------------------------------------------------------------
-
-def _require(reason: str):
-    if os.environ.get("LUDENS_REQUIRE_BROWSER") == "1":
-        pytest.fail(f"browser test required (LUDENS_REQUIRE_BROWSER=1) but {reason}")
-    pytest.skip(reason)
-
-
-@pytest.fixture
-def browser():
-    try:
-        from selenium import webdriver
-        from selenium.webdriver.chrome.service import Service
-    except ImportError:
-        _require("selenium is not installed")
-    binary = shutil.which("chromium") or shutil.which("chromium-browser")
-    driver_path = shutil.which("chromedriver")
-    if not binary or not driver_path:
-        _require("chromium and chromedriver are not installed (apt-get install chromium chromium-driver)")
-    profile = tempfile.mkdtemp(prefix="ludens-chromium-")
-    options = webdriver.ChromeOptions()
-    options.binary_location = binary
-    # This machine has no network: nothing may try to reach one.
-    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-extensions",
-                f"--user-data-dir={profile}", "--window-size=900,1000"):
-        options.add_argument(arg)
-    driver = webdriver.Chrome(service=Service(driver_path), options=options)
-    try:
-        yield driver
-    finally:
-        driver.quit()
-        shutil.rmtree(profile, ignore_errors=True)
-
 
 def test_browser_steps_through_the_game(tmp_path, browser):
     from selenium.webdriver.common.by import By

@@ -154,3 +154,14 @@ def test_solver_bot_under_a_budget_still_moves_and_avoids_proven_losses():
 def test_solver_bot_bad_specs(spec):
     with pytest.raises(ParameterError):
         bots.load(spec)
+
+
+def test_solver_bot_copies_and_pickles():
+    import copy
+    import pickle
+    bot = bots.load("ab:nodes=100000")
+    state = ludens.load("hex", size=3, swap=False).new_initial_state()
+    bot.step(state)
+    for other in (copy.deepcopy(bot), pickle.loads(pickle.dumps(bot))):
+        assert other.last is None and other.settings == bot.settings
+        assert other.step(state) == bot.step(state)

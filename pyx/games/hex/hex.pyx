@@ -26,7 +26,7 @@ from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, 
 
 from ludens._board import letters
 from ludens._checks import index_in
-from ludens._params import Param
+from ludens._params import MISERE, Param
 from ludens.errors import IllegalActionError, ParameterError
 from ludens import protocols
 from ludens.protocols import check_numeric
@@ -325,6 +325,7 @@ cdef Rules HEX_RULES = Rules(
     rollout=hex_rollout,
     priors=hex_priors,
     rollout_policy=hex_rollout_policy,
+    misere=False,
 )
 
 
@@ -353,7 +354,7 @@ cdef class HexGame(Game):
 
     NAME = "hex"
     TITLE = "Hex"
-    PARAMS = (_SIZE, _SWAP, _PROTOCOL, _UPTO)
+    PARAMS = (_SIZE, _SWAP, _PROTOCOL, _UPTO, MISERE)
     PROTOCOLS = "numeric (protocol=, upto=), symple"
     SCORES_DECIDE = True
     COLOURS = ("Black", "White")
@@ -476,7 +477,7 @@ cdef class HoxGame(HexGame):
 
     NAME = "hox"
     TITLE = "Hox"
-    PARAMS = (_SIZE, _SWAP, _NUMERIC, _UPTO)
+    PARAMS = (_SIZE, _SWAP, _NUMERIC, _UPTO, MISERE)
     PROTOCOLS = "numeric (protocol=, upto=)"
     DRAWING = {"edges": (2, 1), "labels": "empty"}
 

@@ -146,6 +146,7 @@ cdef Rules SYMPLEHEX_RULES = Rules(
     rollout=NULL,
     priors=NULL,
     rollout_policy=NULL,
+    misere=False,
 )
 
 

@@ -95,7 +95,7 @@ from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, playout_applied, playout_draw,
                             playout_running, seat_hash, seat_keys_fill, set_to_move, two_player_returns)
 from ludens._state import count_up_to, turn_limit
-from ludens._params import Param
+from ludens._params import MISERE, Param
 from ludens.errors import ParameterError
 
 cdef enum:
@@ -233,6 +233,7 @@ cdef Rules OUST_RULES = Rules(
     rollout=NULL,
     priors=NULL,
     rollout_policy=NULL,
+    misere=False,
 )
 
 
@@ -254,7 +255,7 @@ cdef class OustGame(Game):
 
     NAME = "oust"
     TITLE = "Oust"
-    PARAMS = (_BOARD, _SIZE)
+    PARAMS = (_BOARD, _SIZE, MISERE)
     SCORES_DECIDE = True
     COLOURS = ("Black", "White")
     cdef OustTables g

@@ -45,7 +45,7 @@ from ludens._board import connected_hexes
 from ludens._board import modular_cells, modular_layout   # re-exported: Storisende's boards
 from ludens._board import _HEX_DIRS
 from ludens._checks import index_in, short_repr
-from ludens._params import Param
+from ludens._params import MISERE, Param
 from ludens.errors import IllegalActionError, ParameterError, PositionError
 
 cdef enum:
@@ -326,6 +326,7 @@ cdef Rules STORISENDE_RULES = Rules(
     rollout=NULL,
     priors=NULL,
     rollout_policy=NULL,
+    misere=False,
 )
 
 # threefold=False: the same rules without the repetition ending.
@@ -373,7 +374,7 @@ cdef class StorisendeGame(Game):
 
     NAME = "storisende"
     TITLE = "Storisende"
-    PARAMS = (_BOARD, _SIZE, _MODULES, _SEED, _CELLS, _THREEFOLD)
+    PARAMS = (_BOARD, _SIZE, _MODULES, _SEED, _CELLS, _THREEFOLD, MISERE)
     SCORES_DECIDE = True
     # Amber marks the last turn, apart from the red regions.
     DRAWING = {"pieces": ("red", "purple"), "last": "#fcc419", "layers": ("regions",),

@@ -31,7 +31,7 @@ from ludens._state cimport Game, PlayoutStats, Rules, State, higher_of_two, set_
 from fractions import Fraction
 
 from ludens._grow import PHASES
-from ludens._params import Param
+from ludens._params import MISERE, Param
 
 cdef enum:
     MIN_SIDE = 3
@@ -136,6 +136,7 @@ cdef Rules SYMPLE_RULES = Rules(
     rollout=NULL,
     priors=NULL,
     rollout_policy=NULL,
+    misere=False,
 )
 
 
@@ -163,7 +164,7 @@ cdef class SympleGame(Game):
 
     NAME = "symple"
     TITLE = "Symple"
-    PARAMS = (_SIZE, _PENALTY, _PASSING, _PRIVILEGE)
+    PARAMS = (_SIZE, _PENALTY, _PASSING, _PRIVILEGE, MISERE)
     SCORES_DECIDE = True
     COLOURS = ("White", "Black")
     DRAWING = {"pieces": ("white", "black"), "cell": "#e6c27a", "line": "#5b4628", "points": True}

@@ -37,7 +37,7 @@ from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, 
 
 from ludens._checks import index_in
 from ludens import protocols
-from ludens._params import Param
+from ludens._params import MISERE, Param
 # The labelling (its parsing and checks) is a module of its own; re-exported here.
 from ludens._tiptoptoe_labels import HOUSE_NAMES, SHIPPED, labels_text, parse_labels, square_kind
 from ludens.errors import NotationError
@@ -299,6 +299,7 @@ cdef Rules TIPTOPTOE_RULES = Rules(
     rollout=NULL,
     priors=tiptoptoe_priors,
     rollout_policy=NULL,
+    misere=False,
 )
 
 
@@ -344,7 +345,7 @@ cdef class TipTopToeGame(Game):
 
     NAME = "tiptoptoe"
     TITLE = "Tip-Top-Toe"
-    PARAMS = (_LABELS, _SWAP_PARAM, _PROTOCOL, _UPTO)
+    PARAMS = (_LABELS, _SWAP_PARAM, _PROTOCOL, _UPTO, MISERE)
     PROTOCOLS = "numeric (protocol=, upto=)"
     SCORES_DECIDE = False
     COLOURS = ("Black", "White")

@@ -46,7 +46,7 @@ from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, 
 from ludens._signals cimport interrupted, reraise
 from ludens._state import turn_limit
 
-from ludens._params import Param
+from ludens._params import MISERE, Param
 from ludens._position import PositionReader
 from ludens.errors import NotationError, ParameterError
 
@@ -338,6 +338,7 @@ cdef Rules WUNCHUNK_RULES = Rules(
     rollout=NULL,
     priors=NULL,
     rollout_policy=NULL,
+    misere=False,
 )
 
 
@@ -376,7 +377,7 @@ cdef class WunchunkGame(Game):
 
     NAME = "wunchunk"
     TITLE = "Wunchunk"
-    PARAMS = (_SIZE, _PLAYERS, _OPENING)
+    PARAMS = (_SIZE, _PLAYERS, _OPENING, MISERE)
 
     @classmethod
     def _record_params(cls, dict record):

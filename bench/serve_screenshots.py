@@ -1,0 +1,111 @@
+"""Screenshots of the ``ludens serve`` page for docs/serve.rst, taken from
+the real page in headless Chromium (Selenium; Debian's chromium and
+chromium-driver), and how long a bot move takes at each level.
+
+    python bench/serve_screenshots.py docs/images     # the pictures
+    python bench/serve_screenshots.py --timings       # seconds per bot turn, by level and game
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from ludens.serve import LEVELS, Sessions, make_server
+
+
+def _browser():
+    from selenium import webdriver
+    from selenium.webdriver.chrome.service import Service
+    options = webdriver.ChromeOptions()
+    options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
+    for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                f"--user-data-dir={tempfile.mkdtemp(prefix='ludens-shots-')}", "--window-size=1280,760",
+                "--hide-scrollbars"):
+        options.add_argument(arg)
+    return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
+
+
+def _wait(driver) -> None:
+    for _ in range(3000):
+        if driver.execute_script("return document.body.dataset.busy") == "0":
+            return
+        time.sleep(0.02)
+
+
+def screenshots(folder: Path) -> None:
+    from selenium.webdriver.common.by import By
+    sessions = Sessions()
+    server = make_server("127.0.0.1", 0, sessions)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    host, port = server.server_address[:2]
+    driver = _browser()
+    try:
+        def show(view):
+            driver.execute_script("window.ludensShow(arguments[0])", view)
+            _wait(driver)
+
+        driver.get(f"http://{host}:{port}/")
+        _wait(driver)
+        # Hex 11 against the bot, a few turns in, with the analysis pane.
+        gid = sessions.new({"game": "hex", "players": ["human", "mcts 300"]})["id"]
+        for move in ("f6", None, "e8", None, "g4", None):
+            sessions.act(gid, {"action": move}) if move else sessions.bot(gid, {})
+        show(sessions.analyse(gid, {"simulations": 3000}))
+        driver.save_screenshot(str(folder / "serve-hex.png"))
+        # Storisende: a stack picked up, its targets ringed.
+        gid = sessions.new({"game": "storisende", "players": ["human", "human"]})["id"]
+        view = sessions.view(gid)
+        while view["actions"] and view["actions"][0]["kind"] != "move":
+            place = [a for a in view["actions"] if a["kind"] in ("place", "button")]
+            view = sessions.act(gid, {"action": place[(len(view["turns"]) * 7) % len(place)]["text"]})
+        show(view)
+        source = view["actions"][0]["from"]
+        driver.find_element(By.CSS_SELECTOR, f'#board .cell[data-cell="{source}"]').click()
+        driver.save_screenshot(str(folder / "serve-storisende.png"))
+        # Wunchunk: the colour choice in the middle of a two-stone turn.
+        gid = sessions.new({"game": "wunchunk", "players": ["human", "human"]})["id"]
+        view = sessions.view(gid)
+        for text in ("1f6", "2e4", "1g3"):
+            view = sessions.act(gid, {"action": text})
+        show(view)
+        driver.find_element(By.CSS_SELECTOR, '#board .cell[data-cell="d5"]').click()
+        driver.save_screenshot(str(folder / "serve-wunchunk.png"))
+    finally:
+        driver.quit()
+        server.shutdown()
+        server.server_close()
+
+
+def timings() -> None:
+    """Seconds per bot turn at each level, on each game's default board, a
+    few turns into a game (median of three turns)."""
+    import statistics
+    sessions = Sessions()
+    print(f"{'game':<12}" + "".join(f"{level:>13}" for level in LEVELS))
+    for game in ("hex", "symple", "oust", "wunchunk", "storisende"):
+        row = []
+        for level in LEVELS:
+            gid = sessions.new({"game": game, "players": [level, level]})["id"]
+            times = []
+            for _ in range(3):
+                start = time.perf_counter()
+                sessions.bot(gid, {})
+                times.append(time.perf_counter() - start)
+            row.append(statistics.median(times))
+        print(f"{game:<12}" + "".join(f"{t:>12.3f}s" for t in row), flush=True)
+
+
+if __name__ == "__main__":
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("folder", nargs="?", default="docs/images", help="where the PNGs go (default docs/images)")
+    ap.add_argument("--timings", action="store_true", help="print bot move times instead")
+    args = ap.parse_args()
+    if args.timings:
+        timings()
+    else:
+        screenshots(Path(args.folder))

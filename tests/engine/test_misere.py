@@ -1,0 +1,84 @@
+"""Misère on every two-player game (docs/games/protocols.rst, "Misère"): the same rules to the
+same end, the returns negated, the scores the base game's."""
+
+import numpy as np
+import pytest
+
+import ludens
+
+TWO_PLAYER = [("hex", {"size": 5}), ("hox", {"size": 5}), ("hex", {"size": 4, "protocol": "symple"}),
+              ("symple", {"size": 5}), ("oust", {"size": 3}), ("wunchunk", {"size": 5}),
+              ("storisende", {"size": 3}), ("tiptoptoe", {})]
+IDS = [f"{n}-{'-'.join(map(str, p.values()))}" for n, p in TWO_PLAYER]
+
+
+@pytest.mark.parametrize("name,params", TWO_PLAYER, ids=IDS)
+def test_same_game_to_the_same_end_with_returns_negated(name, params):
+    base, rex = ludens.load(name, **params), ludens.load(name, **params, misere=True)
+    assert rex.params["misere"] is True and base.params["misere"] is False
+    seen = set()
+    for g in range(12):
+        rng = ludens.Rng(11, g)
+        a, b = base.new_initial_state(), rex.new_initial_state()
+        while not a.is_terminal():
+            assert np.array_equal(a.legal_actions(), b.legal_actions())
+            assert a.hash == b.hash and a.current_player == b.current_player
+            acts = a.legal_actions()
+            act = int(acts[rng.below(len(acts))])
+            a.apply_action(act)
+            b.apply_action(act)
+        assert b.is_terminal()
+        assert np.array_equal(b.returns(), -a.returns())      # a draw (zeros) stays a draw
+        assert np.array_equal(b.scores(), a.scores())
+        if a.returns().any():
+            assert b.winners() != a.winners()
+        seen.add(tuple(a.returns()))
+    assert len(seen) > 1 or name == "tiptoptoe"
+
+
+@pytest.mark.parametrize("name,params", TWO_PLAYER, ids=IDS)
+def test_simulate_negates_by_seat(name, params):
+    base = ludens.simulate(ludens.load(name, **params), 30, seed=7, threads=1)
+    rex = ludens.simulate(ludens.load(name, **params, misere=True), 30, seed=7, threads=1)
+    assert np.array_equal(rex.returns, -base.returns)
+    assert np.array_equal(rex.scores, base.scores) and np.array_equal(rex.plies, base.plies)
+
+
+def test_vector_env_rewards_are_negated():
+    rewards = {}
+    for misere in (False, True):
+        env = ludens.VectorEnv(ludens.load("hex", size=3, misere=misere), 4, seed=3)
+        env.reset(seed=3)
+        total = np.zeros((4, 2))
+        for _ in range(20):
+            _, rew, _, _, _ = env.step(env.random_actions())
+            total += rew
+        rewards[misere] = total
+    assert rewards[False].any() and np.array_equal(rewards[True], -rewards[False])
+
+
+def test_mcts_backs_up_the_misere_returns():
+    # Hex 2 without swap, player 0 (rows 1 and 2) at a1, player 1 at b1, player 0 to move:
+    # a2 connects a1 to row 2 and wins the base game; b2 leaves only a2, where player 1's
+    # b1-a2 joins the columns.  So the base search takes a2 and the misère one b2.
+    for misere, best in ((False, "a2"), (True, "b2")):
+        for exact in (False, True):
+            s = ludens.load("hex", size=2, swap=False, misere=misere).new_initial_state()
+            s.apply("a1")
+            s.apply("b1")
+            search = ludens.MCTS(s, simulations=200, seed=1, exact_playouts=exact)
+            search.run()
+            assert s.action_to_string(search.best_action) == best
+
+
+def test_misere_with_more_than_two_players_is_a_parameter_error():
+    for players in (3, 4):
+        with pytest.raises(ludens.ParameterError, match="misere=True needs two players, not %d" % players):
+            ludens.load("wunchunk", size=7, players=players, misere=True)
+    assert ludens.load("wunchunk", size=7, players=3).params["misere"] is False
+
+
+@pytest.mark.parametrize("bad", [1, "yes", None])
+def test_misere_of_a_wrong_type_is_a_parameter_error(bad):
+    with pytest.raises(ludens.ParameterError, match="misere"):
+        ludens.load("oust", misere=bad)

@@ -1,0 +1,253 @@
+"""``ludens serve``: the JSON API's answers to bad requests (the game left
+as it was), records saved and loaded, and whole games played by clicks in a
+real headless Chromium against a bot (the ``browser`` fixture, conftest.py)."""
+
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+
+import pytest
+
+from ludens import records
+from ludens.serve import MAX_BODY, RequestError, Sessions, make_server
+
+
+@pytest.fixture
+def server():
+    srv = make_server("127.0.0.1", 0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield srv
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        thread.join(5)
+
+
+def _request(srv, method: str, path: str, body: bytes = b"") -> tuple[int, dict]:
+    host, port = srv.server_address[:2]
+    conn = http.client.HTTPConnection(host, port, timeout=30)
+    conn.request(method, path, body=body, headers={"Content-Type": "application/json"})
+    resp = conn.getresponse()
+    data = json.loads(resp.read().decode("utf-8"))
+    conn.close()
+    return resp.status, data
+
+
+def test_binds_this_machine_only_by_default(server):
+    assert server.server_address[0] == "127.0.0.1"
+
+
+def test_bad_requests_get_clear_errors_and_change_nothing(server):
+    status, view = _request(server, "POST", "/api/new", json.dumps({"game": "hex", "params": {"size": 5}}).encode())
+    assert status == 200 and view["game"] == "hex" and len(view["actions"]) == 25
+    gid = view["id"]
+    status, view = _request(server, "POST", f"/api/game/{gid}/act", b'{"action": "c3"}')
+    assert status == 200 and view["turns"] == ["c3"]
+    before = _request(server, "GET", f"/api/game/{gid}")[1]
+    bad = [
+        ("POST", f"/api/game/{gid}/act", b'{"action": "c3"}', 400, "c3"),           # occupied
+        ("POST", f"/api/game/{gid}/act", b'{"action": "zz9"}', 400, "zz9"),
+        ("POST", f"/api/game/{gid}/act", b'{"action": 5}', 400, "action"),
+        ("POST", f"/api/game/{gid}/act", b'{"action": "c3"', 400, "not JSON"),
+        ("POST", f"/api/game/{gid}/act", b'[1, 2]', 400, "JSON object"),
+        ("POST", f"/api/game/{gid}/act", b"\xff\xfe", 400, "not JSON"),
+        ("POST", f"/api/game/{gid}/act", b"[" * 100000, 400, "not JSON"),
+        ("POST", f"/api/game/{gid}/goto", b'{"turn": 7}', 400, "turn"),
+        ("POST", f"/api/game/{gid}/analyse", b'{"simulations": 1e12}', 400, "simulations"),
+        ("POST", f"/api/game/{gid}/undo", b'{"scope": "everything"}', 400, "scope"),
+        ("POST", f"/api/game/{gid}/bot", b'{"level": "grandmaster"}', 400, "level"),
+        ("POST", "/api/game/00000000/act", b'{"action": "a1"}', 404, "no game"),
+        ("POST", "/api/new", b'{"game": "chess"}', 400, "unknown game"),
+        ("POST", "/api/new", b'{"game": "hex", "params": {"size": 100000}}', 400, "size"),
+        ("POST", "/api/new", b'{"game": "hex", "params": {"colour": "red"}}', 400, "colour"),
+        ("POST", "/api/new", b'{"game": "hex", "players": ["human"]}', 400, "players"),
+        ("POST", "/api/load", b'{"record": {"game": "hex", "moves": ["a1", "a1"]}}', 400, "record"),
+        ("POST", "/api/load", b'{"record": 3}', 400, "record"),
+        ("GET", "/etc/passwd", b"", 404, "nothing"),
+        ("GET", "/../../etc/passwd", b"", 404, "nothing"),
+        ("GET", "/api/game/../../etc/passwd", b"", 404, "nothing"),
+    ]
+    for method, path, body, code, words in bad:
+        status, answer = _request(server, method, path, body)
+        assert status == code and words in answer["error"], (path, body[:40], status, answer)
+    assert _request(server, "GET", f"/api/game/{gid}")[1] == before, "the game is as it was"
+
+
+def test_a_body_over_the_limit_is_refused_unread(server):
+    host, port = server.server_address[:2]
+    conn = http.client.HTTPConnection(host, port, timeout=30)
+    conn.putrequest("POST", "/api/new")
+    conn.putheader("Content-Length", str(MAX_BODY + 1))
+    conn.endheaders()
+    resp = conn.getresponse()
+    assert resp.status == 413 and "over" in json.loads(resp.read())["error"]
+    conn.close()
+
+
+def test_several_games_at_once_and_a_record_saved_and_replayed():
+    s = Sessions()
+    a = s.new({"game": "hex", "params": {"size": 4}, "players": ["human", "human"]})
+    b = s.new({"game": "oust", "params": {"size": 3}, "players": ["human", "random"]})
+    assert a["id"] != b["id"]
+    for move in ("b2", "swap", "c3"):
+        s.act(a["id"], {"action": move})
+    assert s.view(b["id"])["turns"] == [] and s.view(a["id"])["turns"] == ["b2", "swap", "c3"]
+    record = s.record(a["id"])
+    assert record["moves"] == ["b2", "swap", "c3"]
+    records.check(record)
+    loaded = s.load({"record": json.loads(json.dumps(record)), "players": ["human", "human"]})
+    assert loaded["line"] == ["b2", "swap", "c3"] and loaded["shown"] == 3
+    back = s.goto(loaded["id"], {"turn": 1})
+    assert back["turns"] == ["b2"] and back["line"] == ["b2", "swap", "c3"]
+    off = s.act(loaded["id"], {"action": "a1"})        # a move off the line starts a line of its own
+    assert off["turns"] == ["b2", "a1"] and off["line"] == ["b2", "a1"]
+    with pytest.raises(RequestError):
+        s.goto(loaded["id"], {"turn": 3})
+
+
+def test_undo_inside_a_turn_and_takeback_against_a_bot():
+    s = Sessions()
+    v = s.new({"game": "wunchunk", "params": {"size": 5}, "players": ["human", "human"]})
+    gid = v["id"]
+
+    def place(view):
+        return next(a["text"] for a in view["actions"] if a["kind"] == "place")
+
+    for _ in range(3):         # the first turns are one stone each; the third's first stone of two
+        v = s.act(gid, {"action": place(v)})
+    assert v["turn_plies"] == 1 and "1 of 2 stones left" in v["note"] + v["headline"] and len(v["turns"]) == 2
+    v = s.undo(gid, {"scope": "action"})
+    assert v["turn_plies"] == 0 and len(v["turns"]) == 2
+    with pytest.raises(RequestError, match="no turn in progress"):
+        s.undo(gid, {"scope": "action"})
+    h = s.new({"game": "hex", "params": {"size": 4}, "players": ["human", "random"]})["id"]
+    s.act(h, {"action": "b2"})
+    v = s.bot(h, {})
+    assert len(v["turns"]) == 2 and v["to_move"] == 0
+    v = s.undo(h, {"scope": "turn"})                    # the bot's turn and the person's before it
+    assert v["turns"] == [] and v["to_move"] == 0
+
+
+def test_analysis_gives_value_pv_and_a_heat_map():
+    s = Sessions()
+    gid = s.new({"game": "hex", "params": {"size": 4}, "players": ["human", "human"]})["id"]
+    an = s.analyse(gid, {"simulations": 300})["analysis"]
+    assert -1 <= an["value"] <= 1 and an["pv"] and an["simulations"] >= 300
+    assert abs(sum(an["heat"].values()) - 1) < 0.01 and set(an["heat"]) <= {f"{c}{r}" for c in "abcd" for r in "1234"}
+
+
+# -- a real browser -------------------------------------------------------------
+
+def _wait(browser, timeout: float = 60):
+    deadline = time.time() + timeout
+    while time.time() < deadline:
+        if browser.execute_script("return document.body.dataset.busy") == "0":
+            return
+        time.sleep(0.02)
+    raise AssertionError("the page stayed busy")
+
+
+def _play_by_clicks(browser, url: str, game: str, params: dict, checks) -> dict:
+    """A new game from the form against the random bot, then clicks until it
+    ends: a choice when the page offers one, else the first highlighted
+    cell, else the first action button.  Returns the final view."""
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import Select
+
+    browser.get(url)
+    _wait(browser)
+    Select(browser.find_element(By.ID, "game")).select_by_value(game)
+    for key, value in params.items():
+        field = browser.find_element(By.CSS_SELECTOR, f'[data-param="{key}"]')
+        if field.tag_name == "select":
+            Select(field).select_by_visible_text(str(value))
+        else:
+            field.clear()
+            field.send_keys(str(value))
+    Select(browser.find_element(By.ID, "opponent")).select_by_visible_text("random")
+    browser.find_element(By.ID, "new").click()
+    _wait(browser)
+    for clicks in range(2000):
+        view = browser.execute_script("return window.ludensView && window.ludensView()")
+        if view["over"]:
+            break
+        checks(browser, view, clicks)
+        choices = browser.find_elements(By.CSS_SELECTOR, "#choices button")
+        targets = browser.find_elements(By.CSS_SELECTOR, "#board .target")
+        buttons = browser.find_elements(By.CSS_SELECTOR, "#game-buttons button")
+        if choices:
+            choices[0].click()
+        elif targets:
+            cell = targets[0].get_attribute("data-cell")
+            browser.find_element(By.CSS_SELECTOR, f'#board .cell[data-cell="{cell}"]').click()
+        else:
+            assert buttons, f"nothing to click in {game}: {view['headline']}"
+            buttons[0].click()
+        _wait(browser)
+        assert browser.find_element(By.ID, "error").text == ""
+    assert view["over"], f"{game} did not end after {clicks} clicks"
+    status = browser.find_element(By.ID, "status").text
+    assert status.startswith("game over: ") and view["result"] in status
+    return view
+
+
+def test_whole_games_by_clicks_against_a_bot(server, browser):
+    from selenium.webdriver.common.by import By
+    host, port = server.server_address[:2]
+    url = f"http://{host}:{port}/"
+    seen: dict[str, set] = {"multi": set(), "choice": set(), "move": set()}
+
+    def checks(b, view, clicks):
+        if view["turn_plies"]:
+            seen["multi"].add(view["game"])
+            note = b.find_element(By.ID, "note").text
+            assert "turn in progress" in note and (view["game"] != "wunchunk" or "stones left" in note), note
+            assert b.find_element(By.ID, "undo-action").is_enabled()
+        if b.find_elements(By.CSS_SELECTOR, "#choices button"):
+            seen["choice"].add(view["game"])
+        if b.find_elements(By.CSS_SELECTOR, "#board .selected"):
+            seen["move"].add(view["game"])
+
+    hexes = _play_by_clicks(browser, url, "hex", {"size": 4}, checks)
+    assert hexes["winners"] in ([0], [1])
+    wun = _play_by_clicks(browser, url, "wunchunk", {"size": 5}, checks)
+    assert "scores" in browser.find_element(By.ID, "status").text
+    sto = _play_by_clicks(browser, url, "storisende", {"size": 3}, checks)
+    assert "scores" in browser.find_element(By.ID, "status").text and len(sto["scores"]) == 2
+    assert "wunchunk" in seen["multi"], "a multi-action turn was played stone by stone"
+    assert "wunchunk" in seen["choice"], "Wunchunk's colour was chosen"
+    assert "storisende" in seen["move"], "a Storisende stack was moved by clicking it, then its target"
+    assert len(wun["turns"]) > 2
+
+
+def test_undo_inside_a_turn_by_clicks(server, browser):
+    from selenium.webdriver.common.by import By
+    host, port = server.server_address[:2]
+    browser.get(f"http://{host}:{port}/")
+    _wait(browser)
+    gid = browser.execute_script("return window.ludensView().id")
+    s = _request(server, "POST", "/api/new", json.dumps({"game": "wunchunk", "params": {"size": 5},
+                                                         "players": ["human", "human"]}).encode())[1]
+    assert s["id"] != gid
+    browser.execute_script("window.ludensShow(arguments[0])", s)
+    start = len(browser.find_elements(By.CSS_SELECTOR, "#board .piece"))
+    for _ in range(3):                # the first two turns are one stone each, then the first of two
+        targets = browser.find_elements(By.CSS_SELECTOR, "#board .target")
+        browser.find_element(By.CSS_SELECTOR, f'#board .cell[data-cell="{targets[0].get_attribute("data-cell")}"]').click()
+        _wait(browser)
+        browser.find_element(By.CSS_SELECTOR, "#choices button").click()
+        _wait(browser)
+    view = browser.execute_script("return window.ludensView()")
+    assert view["turn_plies"] == 1 and len(browser.find_elements(By.CSS_SELECTOR, "#board .piece")) == start + 3
+    browser.find_element(By.ID, "undo-action").click()
+    _wait(browser)
+    view = browser.execute_script("return window.ludensView()")
+    assert view["turn_plies"] == 0 and len(browser.find_elements(By.CSS_SELECTOR, "#board .piece")) == start + 2
+    # A cell's name shows on hover: its <title>.
+    title = browser.execute_script("return document.querySelector('#board .cell').querySelector('title').textContent")
+    assert title == browser.find_element(By.CSS_SELECTOR, "#board .cell").get_attribute("data-cell")
