@@ -143,8 +143,11 @@ def translate(extensions):
         return
     # Parallel translation forks workers; elsewhere (spawn) it would re-run this script.
     nthreads = JOBS if "fork" in multiprocessing.get_all_start_methods() and sys.platform != "darwin" else 0
+    # force: the fingerprint decides.  Cython's own timestamp check missed cimported headers
+    # (a module kept its C file from before a .pxd changed, and its .so then failed to import
+    # with "ludens._state.Game size changed").
     built = cythonize(changed, include_path=["src"], compiler_directives=DIRECTIVES,
-                      build_dir=CYTHON_DIR, nthreads=nthreads)
+                      build_dir=CYTHON_DIR, nthreads=nthreads, force=True)
     for ext, new in zip(changed, built):
         assert ext.name == new.name, (ext.name, new.name)
         ext.sources = new.sources

@@ -1,4 +1,5 @@
-"""Hostile calls on the surfaces built over game states, shared by the bounded
+"""Hostile calls on the surfaces built over game states (the MCTS evaluator,
+VectorEnv, the OpenSpiel and Gymnasium adapters, records), shared by the bounded
 suites (tests/search/test_search_fuzz.py, tests/env/test_env_fuzz.py, each in a
 child process) and ``bench/fuzz.py --surfaces`` (>= 10^5 calls a surface).
 
@@ -16,6 +17,7 @@ counts, then any failures, and exits non-zero on a failure.
 
 from __future__ import annotations
 
+import json
 import random
 import sys
 from collections import Counter
@@ -239,9 +241,158 @@ def _check_env(env: VectorEnv, info: dict[str, Any]) -> None:
         assert int(info["current_player"][i]) == s.current_player, f"env {i} player"
 
 
+# -- adapters, records, matches --------------------------------------------------
+
+def _mutated(rng: random.Random, text: str) -> str:
+    """``text`` with a few characters replaced, dropped or repeated."""
+    chars = list(text)
+    for _ in range(rng.randrange(1, 4)):
+        if not chars:
+            break
+        i = rng.randrange(len(chars))
+        roll = rng.random()
+        if roll < 0.4:
+            chars[i] = rng.choice('{}[]",:0123456789-eE.atfnul ' + "\\")
+        elif roll < 0.7:
+            del chars[i]
+        else:
+            chars.insert(i, chars[i] * rng.randrange(1, 40))
+    return "".join(chars)
+
+
+def adapter_surface(count: int, seed: int) -> tuple[Counter, list[str]]:
+    """``count`` calls on the OpenSpiel and Gymnasium adapters: hostile
+    actions, mutated serialised states, opponents that fail; a refused call
+    must leave the state (pyspiel history, Gymnasium env) as it was."""
+    from ludens import gymnasium as lgym
+    from ludens import openspiel as los
+    rng = random.Random(seed)
+    outcomes: Counter = Counter()
+    failures: list[str] = []
+    junk = [None, -1, 10**6, 2**40, 1.5, "a1", True, [], np.int64(-3)]
+    calls = 0
+    while calls < count:
+        name = rng.choice(sorted(GAMES))
+        spiel = los.load_game(name, **GAMES[name], max_plies=rng.choice([0, 3, 30]))
+        state = spiel.new_initial_state()
+
+        def flaky(s: ludens.State) -> Any:
+            if rng.random() < 0.2:
+                return rng.choice(junk) if rng.random() < 0.5 else int(s.legal_actions()[0])
+            raise EvaluatorFault("opponent fails")
+        env = lgym.env(name, opponent=flaky, seat=0, **GAMES[name])
+        try:
+            obs, info = env.reset(seed=rng.randrange(1000))
+        except EvaluatorFault:
+            obs, info = None, None
+        for _ in range(rng.randrange(20, 80)):
+            calls += 1
+            roll = rng.random()
+            what = "spiel apply"
+            before = (state.history(), state.serialize())
+            try:
+                if roll < 0.45:
+                    legal = state.legal_actions()
+                    state.apply_action(rng.choice(legal) if legal and rng.random() < 0.7 else rng.choice(junk))
+                elif roll < 0.65:
+                    what = "deserialize"
+                    exact = rng.random() < 0.2
+                    again = spiel.deserialize_state(state.serialize() if exact else _mutated(rng, state.serialize()))
+                    assert not exact or again.history() == state.history(), "a round trip changed the state"
+                else:
+                    what = "gym step"
+                    before = (env.state.serialize() if env.state is not None else None, env._over)
+                    mask = env.action_masks() if env.state is not None else np.zeros(1)
+                    acts = np.flatnonzero(mask)
+                    env.step(int(rng.choice(acts)) if len(acts) and rng.random() < 0.8 else rng.choice(junk))
+                outcomes[f"{what} accepted"] += 1
+            except Exception as e:          # noqa: BLE001 -- sorted below: refusals, and findings
+                # pyspiel's own binding checks apply_action's argument first (SpielError, TypeError)
+                if not (isinstance(e, (LudensError, EvaluatorFault)) or
+                        (what == "spiel apply" and isinstance(e, (los.pyspiel.SpielError, TypeError)))):
+                    outcomes[f"{what} {type(e).__name__}"] += 1
+                    failures.append(f"{name} seed {seed}: {what} raised {type(e).__name__}: {e}")
+                    continue
+                outcomes[f"{what} refused"] += 1
+                after = ((state.history(), state.serialize()) if what != "gym step" else
+                         (env.state.serialize() if env.state is not None else None, env._over))
+                if what != "deserialize" and after != before:
+                    outcomes["changed by a refused call"] += 1
+                    failures.append(f"{name} seed {seed}: a refused {what} changed the state")
+            if state.is_terminal():
+                state = spiel.new_initial_state()
+            if env._over:
+                try:
+                    env.reset(seed=rng.randrange(1000))
+                except EvaluatorFault:
+                    pass
+    return outcomes, failures
+
+
+def record_surface(count: int, seed: int) -> tuple[Counter, list[str]]:
+    """``count`` calls on ludens.records: read of mutated and hostile lines,
+    replay and check of mutated records, write of hostile records and paths,
+    which must leave the target file as it was."""
+    import os
+    import tempfile
+
+    from ludens import records
+    rng = random.Random(seed)
+    outcomes: Counter = Counter()
+    failures: list[str] = []
+    recs = [records.from_state(records.random_game(ludens.load(n, **GAMES[n]), seed, 0, 40), seed=seed)
+            for n in sorted(GAMES)]
+    lines = [json.dumps(r) for r in recs]
+    with tempfile.TemporaryDirectory() as tmp:
+        target = os.path.join(tmp, rng.choice(["r.jsonl", "r.jsonl.gz"]))
+        records.write(target, recs[:1])
+        kept = open(target, "rb").read()
+        source = os.path.join(tmp, "in.jsonl")
+        for calls in range(count):
+            roll = rng.random()
+            what = "read"
+            try:
+                if roll < 0.3:
+                    with open(source, "w", encoding="utf-8", errors="replace") as f:
+                        f.write(_mutated(rng, rng.choice(lines)) + "\n")
+                    for rec in records.read(source):
+                        records.check(rec)
+                elif roll < 0.7:
+                    what = "replay"
+                    text = _mutated(rng, rng.choice(lines))
+                    try:
+                        rec = json.loads(text)
+                    except ValueError:
+                        rec = text
+                    records.replay(rec)
+                elif roll < 0.9:
+                    what = "write"
+                    bad = rng.choice([object(), {"x": float("nan")}, {"x": {1}}, "text", recs[0]])
+                    records.write(target, [recs[0], bad])
+                    kept = open(target, "rb").read()
+                else:
+                    what = "path"
+                    records.write(rng.choice([1, True, None, b"x", "", tmp, os.path.join(tmp, "no", "x.jsonl")]), recs)
+                outcomes[f"{what} accepted"] += 1
+            except LudensError:
+                outcomes[f"{what} refused"] += 1
+            except Exception as e:          # noqa: BLE001 -- every other exception is a finding
+                outcomes[f"{what} {type(e).__name__}"] += 1
+                failures.append(f"seed {seed} call {calls}: {what} raised {type(e).__name__}: {e}")
+            if what == "write" and open(target, "rb").read() != kept:
+                outcomes["target damaged"] += 1
+                failures.append(f"seed {seed} call {calls}: a refused write changed the file")
+        leftovers = sorted(set(os.listdir(tmp)) - {os.path.basename(target), "in.jsonl"})
+        if leftovers:
+            failures.append(f"seed {seed}: temporary files left: {leftovers}")
+    return outcomes, failures
+
+
 SURFACES: dict[str, Callable[[int, int], tuple[Counter, list[str]]]] = {
     "mcts-evaluator": evaluator_surface,
     "vector-env": vector_surface,
+    "adapters": adapter_surface,
+    "records": record_surface,
 }
 
 

@@ -6,6 +6,11 @@ The playouts run on the game's C rules table without the GIL, on a private
 copy of the state's core (one memcpy per playout).  Games whose rules need
 the history of positions (Storisende's repetition, ``Rules.after_turn``) are
 refused: this loop does not keep it.
+
+A typed argument of a ``def`` function accepts None unless declared
+``not None``: without it, ``action_values(None, 1)`` would read
+``state.core`` through a null pointer and crash the interpreter.  Every
+argument is checked before the C loop runs.
 """
 
 from libc.stdint cimport int32_t, uint64_t
@@ -16,7 +21,7 @@ from ludens._rng cimport Rng, rng_below, rng_seed
 from ludens._state cimport Game, Header, Rules, State
 
 
-def action_values(State state, int playouts, uint64_t seed=0):
+def action_values(State state not None, int playouts, uint64_t seed=0):
     """{action: mean return of the player to move} over ``playouts`` random
     games after each legal action (random stream ``Rng(seed)``, shared by
     the actions in increasing order)."""

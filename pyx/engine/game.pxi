@@ -163,6 +163,8 @@ cdef class Game:
         return self._action_names[_action_id(action, self)]
 
     def _format_turn(self, parts):
+        if list(parts) == ["end"] and self._pass_action >= 0 and self._pass_action != self._end_action:
+            return "end"        # a lone early close, where "pass" means the game's own pass action
         return format_turn(parts)
 
     def __reduce__(self):

@@ -365,12 +365,17 @@ cdef class State:
         g = self.game
         if g._pass_action >= 0:
             return g._pass_action
-        if g._end_action >= 0 and self.hdr().turn_plies == 0:
+        if g._end_action >= 0:      # between turns the whole turn; mid-turn, "close the turn now"
             return g._end_action
         raise NotationError(f"'pass' is not a move in {g.name}")
 
     def apply(self, move):
-        """Play a whole turn written in notation, e.g. ``"d6,f9,h4"``; atomic on error."""
+        """Play a whole turn written in notation, e.g. ``"d6,f9,h4"``; atomic on error.
+
+        Mid-turn, ``move`` is the rest of the current turn (what
+        ``legal_turns()`` and ``bot.turn(state)`` give there; ``"pass"``
+        closes the turn at once where the game allows it).
+        """
         if not isinstance(move, str):
             raise NotationError(f"a move is a str such as 'd6' or 'd6,f9', not {short_repr(move)}")
         parts = [p.strip() for p in move.split(",")]
@@ -378,10 +383,6 @@ cdef class State:
             raise NotationError(f"{move!r}: empty move or empty part")
         if self.hdr().to_move < 0:
             raise IllegalActionError(f"{move!r}: the game is over")
-        if self.hdr().turn_plies != 0:
-            raise IllegalActionError(
-                f"{move!r}: apply() plays whole turns, but a turn is in progress "
-                f"(finish it with apply_action)")
         saved = PyBytes_FromStringAndSize(<char*>self.core, self.rules.core_size)
         cdef int32_t nhist = self._nhist, nturns = self._nturns
         player = self.current_player
@@ -392,6 +393,9 @@ cdef class State:
                         f"{move!r}: the turn of player {player} is complete after "
                         f"{','.join(parts[:i])!r}; {part!r} is one part too many")
                 try:
+                    if len(parts) > 1 and part.lower() == "pass" and self.game._pass_action < 0:
+                        # a lone "pass" closes a turn; inside a move, 'end' does
+                        raise NotationError(f"'pass' is not a move part in {self.game.name} (close a turn with 'end')")
                     a = self._check_action(self.string_to_action(part))
                 except IllegalActionError as e:
                     if len(parts) == 1:

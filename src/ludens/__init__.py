@@ -17,10 +17,12 @@ from ludens._simulate import Rng
 from ludens._solver import Solver
 from ludens._state import Game, State
 from ludens._vector import VectorEnv
+from ludens.evaluation import EvaluationInterrupted, evaluate, skill_trace
 from ludens.errors import (IllegalActionError, LudensError, NotationError, ParameterError, PositionError,
                            RecordError)
 from ludens import bots
 from ludens.matches import MatchResult, match
+from ludens import metrics
 from ludens.pictures import svg
 from ludens import records
 from ludens.simulation import SimulationResult, simulate
@@ -33,6 +35,7 @@ __all__ = [
     "AnalysisRow",
     "BatchedMCTS",
     "Board",
+    "EvaluationInterrupted",
     "BranchingRow",
     "Game",
     "IllegalActionError",
@@ -52,11 +55,14 @@ __all__ = [
     "branching_table",
     "bots",
     "analyse",
+    "evaluate",
     "games",
     "load",
     "match",
+    "metrics",
     "records",
     "simulate",
+    "skill_trace",
     "svg",
     "sweep",
 ]

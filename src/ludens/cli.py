@@ -11,6 +11,8 @@
     ludens render GAME [-p key=value ...] [--moves "m1 m2 ..."] [-o OUT.svg] [--size PX] [--names]
                        [--legal] [--no-coordinates] [--no-last-turn] [--no-labels]
     ludens branching GAME [-p key=value[,value...] ...] [-n N] [--seed S] [--limit L] [--json]
+    ludens evaluate GAME [-p key=value[,value...] ...] [--bot SPEC] [--opponent SPEC] [-n N] [--seed S]
+                         [--threads T] [--max-plies M] [--csv FILE] [--json]
     ludens bench [GAME ...]
     ludens engine [--bot SPEC] [--seed S]
     ludens serve [--host H] [--port P]
@@ -31,7 +33,7 @@ from pathlib import Path
 from typing import Any, Callable, Iterable, Iterator, NoReturn, Optional, Sequence, TextIO
 
 import ludens
-from ludens import benchmark, bots, pictures, records, sweeps, tuning
+from ludens import benchmark, bots, evaluation, pictures, records, sweeps, tuning
 from ludens._checks import output_path
 from ludens._registry import game_class
 from ludens.errors import LudensError
@@ -243,6 +245,43 @@ def cmd_branching(args: argparse.Namespace, out: TextIO) -> int:
         print(file=out)
     else:
         print(ludens.branching_table(rows), file=out)
+    return 0
+
+
+# -- evaluate -----------------------------------------------------------------
+
+def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
+    combos = parse_params(args.game, args.param)
+    for flag, value, low in (("-n", args.n, 1), ("--seed", args.seed, 0), ("--threads", args.threads, 1),
+                             ("--max-plies", args.max_plies, 1)):
+        if value is not None and value < low:
+            raise UsageError(f"{flag} must be at least {low}")
+    games = [_load(args.game, params) for params in combos]
+    csv_file = _open_for_writing(args.csv) if args.csv else None
+    interrupted = None
+    try:
+        try:
+            table = ludens.evaluate(games, args.bot, args.n, opponent=args.opponent, seed=args.seed,
+                                    threads=args.threads, max_plies=args.max_plies, frame=False,
+                                    progress=not args.no_progress and not args.json)
+        except ludens.EvaluationInterrupted as e:
+            table, interrupted = e.table, e
+        if csv_file is not None and table:
+            import csv
+            w = csv.DictWriter(csv_file, fieldnames=list(table[0]))
+            w.writeheader()
+            w.writerows(table)
+    finally:
+        if csv_file is not None:
+            csv_file.close()
+    if args.json:
+        json.dump(table, out, indent=2, default=str)
+        print(file=out)
+    else:
+        print(evaluation.report(table), file=out)
+    if interrupted is not None:
+        print(f"ludens: interrupted; the table covers the {interrupted.games} games finished", file=sys.stderr)
+        return 130
     return 0
 
 
@@ -717,6 +756,19 @@ def build_parser() -> argparse.ArgumentParser:
     t.add_argument("--minutes", type=float, default=None, help="stop after this much wall time")
     t.add_argument("--seed", type=int, default=0, help="seed (default 0)")
     t.add_argument("--no-progress", action="store_true", help="no progress bar")
+    ev = sub.add_parser("evaluate", help="self-play analysis of a game under a bot, with intervals",
+                        description="Self-play N games per parameter combination and report the game-analysis "
+                                    "metrics (docs: Game analysis) with 95%% intervals; " + bots.SPEC_HELP + ".")
+    game_args(ev)
+    ev.add_argument("--bot", default="mcts:simulations=300", help="the bot (default mcts:simulations=300)")
+    ev.add_argument("--opponent", default=None, help="a second bot, seats alternating (default: self-play)")
+    ev.add_argument("-n", type=int, default=100, help="games per combination (default 100)")
+    ev.add_argument("--seed", type=int, default=0, help="seed (default 0)")
+    ev.add_argument("--threads", type=int, default=None, help="games at a time (default: all cores)")
+    ev.add_argument("--max-plies", type=int, default=None, help="cut games after this many actions (truncated)")
+    ev.add_argument("--csv", metavar="FILE", help="write the table to FILE")
+    ev.add_argument("--json", action="store_true", help="print the table as JSON")
+    ev.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     b = sub.add_parser("bench", help="playout speed", description="Measure random-playout speed.")
     b.add_argument("games", nargs="*", metavar="GAME", help="games to measure (default: all)")
@@ -746,6 +798,7 @@ COMMANDS: dict[str, Handler] = {
     "branching": _output_only(cmd_branching),
     "bench": _output_only(cmd_bench),
     "train": _output_only(cmd_train),
+    "evaluate": _output_only(cmd_evaluate),
     "engine": cmd_engine,
     "serve": _output_only(cmd_serve),
 }

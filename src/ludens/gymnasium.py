@@ -25,6 +25,12 @@ step that ends the game, else 0.  An illegal action ends the game as a loss
 default, so that unmasked algorithms can learn the rules; with
 ``illegal_action="raise"`` it raises ``ludens.IllegalActionError`` instead.
 Games registered with ``gymnasium.make`` as ``"ludens/<game>-v0"``.
+
+An opponent that fails (raises, returns an action that is not legal, is
+interrupted) makes ``step()`` raise with the env as it was before the call:
+the agent's action is taken back, and ``step()`` may be called again.  A
+failing ``reset()`` leaves no episode open.  Threading: an env is used by one
+thread at a time.
 """
 
 from __future__ import annotations
@@ -34,6 +40,8 @@ from typing import TYPE_CHECKING, Any, Callable, Optional, SupportsFloat, Union
 import numpy as np
 
 from ludens import bots
+from ludens._checks import index_in
+from ludens.simulation import MAX_PLIES
 from ludens._rl import game_of, observation_high, render, require, started
 from ludens._state import Game, State
 from ludens.errors import IllegalActionError, ParameterError
@@ -81,11 +89,12 @@ class LudensEnv(_gym.Env[np.ndarray, np.int64]):
             raise ParameterError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
         if illegal_action not in ("lose", "raise"):
             raise ParameterError(f"illegal_action must be 'lose' or 'raise', not {illegal_action!r}")
-        if seat != "random" and seat not in range(game.num_players):
-            raise ParameterError(f"seat must be 0..{game.num_players - 1} or 'random', not {seat!r}")
+        if seat != "random":
+            seat = index_in(seat, 0, game.num_players - 1, "gymnasium: seat (or 'random')")
         self.game = game
         self.render_mode = render_mode
-        self.max_plies = game.default_max_plies if max_plies is None else int(max_plies)
+        self.max_plies = game.default_max_plies if max_plies is None else \
+            index_in(max_plies, 1, MAX_PLIES, "gymnasium: max_plies")
         self.illegal_action = illegal_action
         self._seat_choice = seat
         self._opponent_given = _opponent_object(opponent)
@@ -101,6 +110,7 @@ class LudensEnv(_gym.Env[np.ndarray, np.int64]):
         super().reset(seed=seed)
         if seed is not None and hasattr(self._opponent_given, "reseeded"):
             self._opponent = self._opponent_given.reseeded(seed)     # a seeded bot: reproducible games
+        self._over = True           # until the opponent's opening moves are made
         if self._seat_choice == "random":
             self.seat = int(self.np_random.integers(self.game.num_players))
         self.state = self.game.new_initial_state()
@@ -122,7 +132,17 @@ class LudensEnv(_gym.Env[np.ndarray, np.int64]):
             info = self._info()
             info["illegal_action"] = True
             return self._observation(), -1.0, True, False, info
-        self._opponents_move()
+        # A failing opponent (an exception, an illegal action, Ctrl-C) takes the
+        # whole step back: the agent's action too, and the env's random stream,
+        # so that no seat ever moves for another.
+        ply, stream = state.ply - 1, self.np_random.bit_generator.state
+        try:
+            self._opponents_move()
+        except BaseException:
+            while state.ply > ply:
+                state.undo_action()
+            self.np_random.bit_generator.state = stream
+            raise
         terminated = state.is_terminal()
         reward = float(state.returns()[self.seat]) if terminated else 0.0
         truncated = not terminated and state.ply >= self.max_plies

@@ -48,6 +48,7 @@ from ludens._registry import game_class, games, load
 from ludens._rl import require
 from ludens._params import Param
 from ludens._state import Game
+from ludens.simulation import MAX_PLIES           # 2**31 - 1: pyspiel's ints are 32-bit too
 from ludens.errors import IllegalActionError, ParameterError, PositionError
 
 if TYPE_CHECKING:      # OpenSpiel ships no type information (pyproject.toml): its names are Any
@@ -58,7 +59,6 @@ else:
     _observation = require("open_spiel.python.observation", "openspiel")
 
 _PREFIX = "ludens_"
-_MAX_PLIES = 2**31 - 1          # pyspiel's ints are 32-bit
 
 
 # pyspiel's parameters are bools, ints, floats and strings, and its game
@@ -140,7 +140,7 @@ def _spec(name: str) -> dict[str, Any]:
 def _ludens_params(name: str, spiel_params: dict[str, Any]) -> tuple[dict[str, Any], int]:
     """pyspiel's parameters of ``ludens_<name>`` as ludens parameters, and max_plies."""
     params = dict(spiel_params)
-    max_plies = index_in(params.pop("max_plies", 0), 0, _MAX_PLIES, "openspiel: max_plies")
+    max_plies = index_in(params.pop("max_plies", 0), 0, MAX_PLIES, "openspiel: max_plies")
     # pyspiel fills in every parameter not given with its specification's
     # default; those are left to ludens (a protocol may take other parameters)
     spec = _spec(name)
@@ -325,7 +325,7 @@ def load_game(name: str, **params: Any) -> LudensSpielGame:
     """The pyspiel game of ludens game ``name`` with ludens ``params`` (and ``max_plies``)."""
     by_name = {p.name: p for p in game_class(name).PARAMS}
     if "max_plies" in params:       # checked here: pyspiel cannot even pass on an int beyond 32 bits
-        index_in(params["max_plies"], 0, _MAX_PLIES, "openspiel: max_plies")
+        index_in(params["max_plies"], 0, MAX_PLIES, "openspiel: max_plies")
     spiel = {key: _encode(by_name[key], value) if key in by_name else value for key, value in params.items()}
     game: LudensSpielGame = pyspiel.load_game(_PREFIX + name, spiel)      # the instance registered here
     return game

@@ -165,7 +165,8 @@ class _Layout:
 
 # -- what changed --------------------------------------------------------------
 
-def _changed(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+def changed_cells(before: dict[str, Any], after: dict[str, Any]) -> list[str]:
+    """The cells whose contents differ between two ``to_json()["board"]`` dicts."""
     return sorted(c for c in set(before) | set(after) if before.get(c) != after.get(c))
 
 
@@ -181,7 +182,7 @@ def last_turn_cells(state: State) -> list[str]:
     before = state.clone()
     for _ in range(plies):
         before.undo_action()
-    return _changed(before.to_json()["board"], state.to_json()["board"])
+    return changed_cells(before.to_json()["board"], state.to_json()["board"])
 
 
 def legal_cells(state: State) -> list[str]:
@@ -202,7 +203,7 @@ def legal_cells(state: State) -> list[str]:
             board = state.to_json()["board"]
         after = state.clone()
         after.apply_action(a)
-        out.update(_changed(board, after.to_json()["board"]))
+        out.update(changed_cells(board, after.to_json()["board"]))
     return sorted(out)
 
 

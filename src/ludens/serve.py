@@ -344,8 +344,7 @@ def _actions(state: State) -> list[dict[str, Any]]:
                 board = state.to_json()["board"]
             after = state.clone()
             after.apply_action(a)
-            board_after = after.to_json()["board"]
-            changed = sorted(c for c in set(board) | set(board_after) if board.get(c) != board_after.get(c))
+            changed = pictures.changed_cells(board, after.to_json()["board"])
             out.append({"text": text, "kind": "place", "cells": changed} if changed else
                        {"text": text, "kind": "button"})
     return out

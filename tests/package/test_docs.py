@@ -182,6 +182,13 @@ def test_the_cython_example_compiles_and_matches_python(tmp_path):
     over.apply("a1")
     with pytest.raises(ValueError, match="over"):
         flat_mc.action_values(over, 1)
+    # The example users copy is safe with None and other wrong types (it declared
+    # ``State state`` without ``not None`` once, and None read a null core).
+    for bad in (None, "hex", ludens.load("hex")):
+        with pytest.raises(TypeError):
+            flat_mc.action_values(bad, 1)
+    with pytest.raises((TypeError, OverflowError)):
+        flat_mc.action_values(state, 2**40)
 
 
 def test_nothing_cites_the_rules_file_outside_the_repository():

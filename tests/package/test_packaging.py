@@ -46,6 +46,10 @@ def test_every_pyx_is_a_module_or_included_and_no_header_sits_under_pyx():
 
 def test_the_wheel_holds_every_header_stub_and_module_and_no_cython_source():
     files = installed_files()
+    if any(f.startswith("__editable__") for f in files):
+        # An editable install records only its path hook, not the package's files; CI and
+        # README's commands install the wheel itself, where this test runs.
+        pytest.skip("an editable install lists no package files (the wheel's are checked in CI)")
     for pattern in ("*.pxd", "*.pyi", "*.py"):
         for path in PACKAGE.glob(pattern):
             assert f"ludens/{path.name}" in files, f"the wheel lacks ludens/{path.name}"
