@@ -33,7 +33,7 @@ __all__ = ["ReplayBuffer", "SelfPlayStats", "self_play"]
 class ReplayBuffer:
     """Training targets in preallocated arrays, a ring of ``capacity`` positions.
 
-    Arrays (first axis: position): ``observations`` float32 (*game.observation_shape),
+    Arrays (first axis: position): ``observations`` float32 (``game.observation_shape``),
     ``masks`` bool (num_actions), ``policies`` float32 (num_actions, the visit
     distribution), ``players`` int32 (the seat to move), ``outcomes`` float32
     (num_players, returns by seat).  ``len(buffer)`` counts the filled rows."""
