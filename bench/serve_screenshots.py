@@ -52,7 +52,7 @@ def screenshots(folder: Path) -> None:
         driver.get(f"http://{host}:{port}/")
         _wait(driver)
         # Hex 11 against the bot, a few turns in, with the analysis pane.
-        gid = sessions.new({"game": "hex", "players": ["human", "mcts 300"]})["id"]
+        gid = sessions.new({"game": "hex", "players": ["human", "level 3"]})["id"]
         for move in ("f6", None, "e8", None, "g4", None):
             sessions.act(gid, {"action": move}) if move else sessions.bot(gid, {})
         show(sessions.analyse(gid, {"simulations": 3000}))

@@ -25,7 +25,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Optional
 
 import ludens
-from ludens import bots, pictures, records
+from ludens import bots, pictures, records, tuning
 from ludens._coordinates import NAME
 from ludens._state import State
 from ludens.errors import LudensError
@@ -37,14 +37,10 @@ MAX_GAMES = 64                # games held at once; the oldest goes first
 MAX_ANALYSIS = 200_000        # simulations of one analysis request
 
 #: The bots a game can be played against, weakest first: a name the page
-#: shows and the bot spec behind it.
-LEVELS: dict[str, str] = {
-    "random": "random",
-    "mcts 300": "mcts:simulations=300",
-    "mcts 2000": "mcts:simulations=2000",
-    "mcts 10000": "mcts:simulations=10000",
-    "mcts 2 s": "mcts:seconds=2",
-}
+#: shows and the bot spec behind it: the random bot, then the search's
+#: strength levels (``level:K``, calibrated by the Elo ladder of strength.rst).
+LEVELS: dict[str, str] = {"random": "random",
+                          **{f"level {k}": f"level:{k}" for k in range(1, tuning.LEVELS + 1)}}
 
 
 class RequestError(Exception):
