@@ -51,7 +51,7 @@ def main() -> None:
                 if (protocol, upto) != ("1*", False) and not takes:
                     continue
                 if upto and name != "oust":
-                    continue                      # a parameter error there (RULES.md)
+                    continue                      # a parameter error there (docs/games/protocols.rst)
                 extra = {"protocol": protocol, "upto": upto} if takes else {}
                 game = ludens.load(name, **params, **extra)
                 start, actions = time.perf_counter(), 0

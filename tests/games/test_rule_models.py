@@ -1,8 +1,8 @@
-"""The engine against the plain-Python models of tests/rule_models (written from RULES.md alone):
+"""The engine against the plain-Python models of tests/rule_models (written from the rules pages of docs/games alone):
 at every decision of random games the legal action strings, the player to move and the position
 agree, and at the end the returns; for Hex under the numeric protocols on main, and for Symple,
 Oust, Wunchunk and Storisende in their base games and under ``12*``, ``2*``, ``1234+`` (and
-``upto=True`` on Oust, where RULES.md accepts it).  bench/models.py plays many more games."""
+``upto=True`` on Oust, where the rules accept it).  bench/models.py plays many more games."""
 
 import json
 
@@ -43,7 +43,7 @@ def takes_protocols(name: str) -> bool:
     return "protocol" in ludens.load(name).params
 
 
-# upto=True only where RULES.md accepts it: among these games, Oust.
+# upto=True only where the rules accept it: among these games, Oust.
 RUNS = [(case, p, u) for case in CASES for p, u in PROTOCOLS if not u or CASES[case][0] == "oust"]
 
 

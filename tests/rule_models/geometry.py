@@ -1,4 +1,4 @@
-"""Boards as RULES.md defines them: cell name -> set of neighbour names (and, for Storisende, axial
+"""Boards as the rules pages (docs/games) define them: cell name -> set of neighbour names (and, for Storisende, axial
 coordinates for straight lines)."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Hex (RULES.md § Hex): one move is one stone; the pie swap after the first turn."""
+"""Hex (docs/games/hex.rst): one move is one stone; the pie swap after the first turn."""
 
 from __future__ import annotations
 

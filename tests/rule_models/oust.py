@@ -1,4 +1,4 @@
-"""Oust (RULES.md § Oust): a move is any number of capturing placements, then one silent one."""
+"""Oust (docs/games/oust.rst): a move is any number of capturing placements, then one silent one."""
 
 from __future__ import annotations
 

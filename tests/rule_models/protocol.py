@@ -1,4 +1,4 @@
-"""Numeric movement protocols (RULES.md § Movement protocols, § Numeric protocols on every game)
+"""Numeric movement protocols (docs/games/protocols.rst)
 over a base-game model, and the driver that compares a model with ludens at every decision.
 
 A base model plays *moves* (what its base game calls a turn) for the seat ``to_move`` and offers:

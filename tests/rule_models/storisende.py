@@ -1,4 +1,4 @@
-"""Storisende on a hexhex board (RULES.md § Storisende): the pie setup (turns outside any
+"""Storisende on a hexhex board (docs/games/storisende.rst): the pie setup (turns outside any
 protocol), then a move is one stack move; passing is always allowed."""
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""Symple (RULES.md § Symple, § Symple: passing and the privilege): a move is a plant or a
+"""Symple (docs/games/symple.rst, its rules and variants): a move is a plant or a
 maximal grow of the chains as they were at the start of the move; Black's grow-then-plant while
 nobody has grown is one move."""
 

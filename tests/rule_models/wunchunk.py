@@ -1,4 +1,4 @@
-"""Wunchunk, two players, pie opening (RULES.md § Wunchunk): a move places 0 to c stones of any
+"""Wunchunk, two players, pie opening (docs/games/wunchunk.rst): a move places 0 to c stones of any
 colours, c = the mover's chunks at the start of the move; placing none is a pass."""
 
 from __future__ import annotations
