@@ -59,6 +59,8 @@ cdef void tree_new_root(Tree* T, const Shared* S) noexcept nogil:
     node_clear(T, S, 0, -1, -1)
     T.nodes[0].mover = seat_of(<const Header*>S.root_core)
     T.nodes[0].flags = F_INIT
+    if S.tt:
+        tt_reset(T, S)
 
 
 cdef void tree_free(Tree* T) noexcept nogil:
@@ -70,6 +72,11 @@ cdef void tree_free(Tree* T) noexcept nogil:
     T.mark = NULL
     T.amaf_cap = 0
     T.rec_cap = 0
+    free(T.gmap); free(T.gstamp); free(T.tt_edge); free(T.tt_link); free(T.tt_key); free(T.tt_slots); free(T.path)
+    T.gmap = NULL; T.gstamp = NULL; T.tt_edge = NULL; T.tt_link = NULL; T.tt_key = NULL; T.tt_slots = NULL
+    T.path = NULL
+    T.tt_cap = T.tt_nslots = T.tt_used = 0
+    T.path_cap = 0
 
 
 cdef int keep_amaf(Tree* T, const int32_t* order, int64_t count, int64_t cap) noexcept nogil:
@@ -120,8 +127,12 @@ cdef int tree_keep_subtree(Tree* T, const Shared* S, int32_t keep) noexcept nogi
     if T.amaf_n != NULL and keep_amaf(T, order, tail, cap) < 0:
         free(order); free(where); free(nodes); free(W); free(pv)
         return -1
+    memset(where, 0xff, sizeof(int32_t) * T.n)     # -1: dropped
     for i in range(tail):
         where[order[i]] = <int32_t>i
+    if T.tt_link != NULL and tt_keep(T, S, order, where, tail, cap) < 0:
+        free(order); free(where); free(nodes); free(W); free(pv)
+        return -1
     for i in range(tail):
         x = order[i]
         nodes[i] = T.nodes[x]
@@ -130,6 +141,8 @@ cdef int tree_keep_subtree(Tree* T, const Shared* S, int32_t keep) noexcept nogi
             nodes[i].first = where[T.nodes[x].first]
         memcpy(&W[i * P], &T.W[<int64_t>x * P], sizeof(double) * P)
         memcpy(&pv[i * P], &T.pv[<int64_t>x * P], P)
+        if T.tt_link != NULL and T.tt_link[i] < 0:
+            nodes[i].flags &= ~F_INIT          # an alias of a dropped position: entered afresh
     free(T.nodes); free(T.W); free(T.pv)
     T.nodes, T.W, T.pv, T.n, T.cap = nodes, W, pv, tail, cap
     nodes[0].action = -1

@@ -9,13 +9,20 @@
 # parent's mover, and the mover's returns then.  The child's value is mixed
 # (1 - beta) * mean + beta * amaf, beta = m / (m + n + b*m*n) for n visits
 # and m AMAF visits (Gelly & Silver's schedule with bias b = S.rave): AMAF
-# steers while a child has few visits of its own.
+# steers while a child has few visits of its own.  GRAVE (Cazenave's
+# generalisation, S.grave = ref > 0) reads the AMAF statistics of the closest
+# node on the path (itself or an ancestor, of the same mover) with at least
+# ref visits instead of the child's own, which are too few to trust low in
+# the tree.  With the transposition table (transpositions.pxi) a child's mean
+# is its position's and its exploration counts its edge's visits.
 
 
 cdef bint strong_reserve(Tree* T, const Shared* S) noexcept nogil:
     """The AMAF arrays at the arena's capacity (after tree_reserve grew it)."""
     cdef int32_t* an
     cdef float* aw
+    if not tt_reserve(T, S):
+        return False
     if S.rave <= 0 or T.amaf_cap >= T.cap:
         return True
     an = <int32_t*>realloc(T.amaf_n, sizeof(int32_t) * T.cap)
@@ -50,6 +57,9 @@ cdef bint strong_expand(Tree* T, const Shared* S, int32_t i) noexcept nogil:
     if S.rave > 0:
         memset(&T.amaf_n[first], 0, sizeof(int32_t) * n)
         memset(&T.amaf_w[first], 0, sizeof(float) * n)
+    if S.tt:
+        for j in range(n):
+            tt_clear_node(T, first + j)
     if not S.priors:
         return True
     # The game wants its actions ascending: T.buf is shuffled, so ask for all
@@ -86,32 +96,70 @@ cdef inline int32_t widened(const Shared* S, const Node* x) noexcept nogil:
     return x.nchildren if m >= x.nchildren else <int32_t>m
 
 
+cdef int32_t grave_reference(Tree* T, const Shared* S, int32_t i) noexcept nogil:
+    """GRAVE: the node whose AMAF statistics the children of ``i`` use -- the
+    closest on the path (``i`` or above, of ``i``'s mover) with at least
+    S.grave visits, the first of that mover's otherwise -- with its children
+    mapped by action (T.gmap) when it is not ``i``."""
+    cdef int32_t p = T.nodes[i].mover, r, j, c
+    cdef int64_t base = <int64_t>p * S.A
+    if T.nodes[i].visits >= S.grave or T.gref[p] < 0:
+        T.gref[p] = i
+    r = T.gref[p]
+    if r != i and T.gmapped[p] != r:
+        T.gnow += 1
+        if T.gnow == 0:                     # the stamps wrapped: start afresh
+            memset(T.gstamp, 0, sizeof(uint32_t) * S.P * S.A)
+            T.gnow = 1
+        for j in range(T.nodes[r].nchildren):
+            c = T.nodes[r].first + j
+            T.gmap[base + T.nodes[c].action] = c
+            T.gstamp[base + T.nodes[c].action] = T.gnow
+        T.gcur[p] = T.gnow
+        T.gmapped[p] = r
+    return r
+
+
 cdef int32_t select_strong(Tree* T, const Shared* S, int32_t i) noexcept nogil:
     """The child of ``i`` (among the widened first ones) with the best score
-    for the mover: its mean mixed with AMAF (RAVE), plus UCT's exploration and
-    the progressive bias.  Without RAVE, untried children come first in their
-    order; with it, a child never visited scores by AMAF alone (untried first
-    only until it has AMAF visits)."""
+    for the mover: its mean mixed with AMAF (RAVE; GRAVE: the reference
+    node's), plus UCT's exploration and the progressive bias.  Without RAVE,
+    untried children come first in their order; with it, a child never
+    visited scores by AMAF alone (untried first only until it has AMAF
+    visits).  With the table, means and proofs are the children's positions'
+    and exploration counts the edges' visits."""
     cdef Node* x = &T.nodes[i]
-    cdef int32_t p = x.mover, P = S.P, j, c, best = x.first, n, m, limit = widened(S, x)
-    cdef double logn, q, beta, score, top = -1e300
+    cdef int32_t p = x.mover, P = S.P, j, c, pc, best = x.first, n, npos, m, r = i, k, limit = widened(S, x)
+    cdef int64_t base = <int64_t>p * S.A
+    cdef double logn, q, beta, score, aw, top = -1e300
     if S.rave <= 0 and x.ntried < limit:
         x.ntried += 1
         return x.first + x.ntried - 1
+    if S.grave > 0:
+        r = grave_reference(T, S, i)
     logn = log(<double>x.visits) if x.visits > 1 else 0.0
     for j in range(limit):
         c = x.first + j
-        n = T.nodes[c].visits
-        if T.nodes[c].flags & F_PROVEN:
-            score = T.pv[<int64_t>c * P + p]
+        pc = position_of(T, S, c)
+        n = edge_visits(T, S, c)
+        npos = T.nodes[pc].visits
+        if T.nodes[pc].flags & F_PROVEN:
+            score = T.pv[<int64_t>pc * P + p]
         else:
-            m = T.amaf_n[c] if S.rave > 0 else 0
-            if n == 0 and m == 0:
+            m = 0
+            if S.rave > 0:
+                k = c
+                if r != i:
+                    k = T.gmap[base + T.nodes[c].action] if T.gstamp[base + T.nodes[c].action] == T.gcur[p] else -1
+                if k >= 0:
+                    m = T.amaf_n[k]
+                    aw = T.amaf_w[k]
+            if npos == 0 and m == 0:
                 return c                    # first play of a child with nothing known
-            q = T.W[<int64_t>c * P + p] / n if n > 0 else 0.0
+            q = T.W[<int64_t>pc * P + p] / npos if npos > 0 else 0.0
             if m > 0:
-                beta = m / (m + n + S.rave * m * <double>n)
-                q = (1.0 - beta) * q + beta * T.amaf_w[c] / m
+                beta = m / (m + npos + S.rave * m * <double>npos)
+                q = (1.0 - beta) * q + beta * aw / m
             score = q + S.c_uct * sqrt(logn / (n if n > 0 else 1)) + S.prior_bias * T.nodes[c].prior / (n + 1)
         if score > top:
             top = score
@@ -203,9 +251,12 @@ cdef void strong_backup(Tree* T, const Shared* S, int32_t leaf, int32_t nrec) no
     """UCT's backup, then the AMAF statistics of the children of every node on
     the path (actions played after it by its mover, in the tree or the
     rollout) and MAST's of every action of the simulation."""
-    cdef int32_t x = leaf, parent, j, c, p, t
+    cdef int32_t x = leaf, parent, j, c, p, t, i = T.npath
     cdef int64_t base
-    backup(T, S, leaf, T.value)
+    if S.tt:
+        tt_backup(T, S, T.value)
+    else:
+        backup(T, S, leaf, T.value)
     if S.rave > 0:
         T.stamp += 1
         if T.stamp == 0:                    # the stamps wrapped: start the marks afresh
@@ -213,7 +264,15 @@ cdef void strong_backup(Tree* T, const Shared* S, int32_t leaf, int32_t nrec) no
             T.stamp = 1
     for t in range(nrec):
         learn(T, S, T.rec[T.rec_cap + t], T.rec[t])
-    while x > 0:
+    while True:
+        # Up the path: the table's recorded edges, else the parents.
+        if S.tt:
+            if i == 0:
+                break
+            i -= 1
+            x = T.path[i]
+        elif x <= 0:
+            break
         parent = T.nodes[x].parent
         p = T.nodes[parent].mover
         learn(T, S, p, T.nodes[x].action)
@@ -229,11 +288,20 @@ cdef void strong_backup(Tree* T, const Shared* S, int32_t leaf, int32_t nrec) no
 
 cdef void simulate_strong(Tree* T, const Shared* S) noexcept nogil:
     """One simulation of the enhanced search: descend, expand, roll out (recorded), back up, solve."""
-    cdef int32_t x = 0, depth = 0, nrec = 0
+    cdef int32_t x = 0, depth = 0, nrec = 0, p
     simulation_start(T, S)
+    T.npath = 0
+    for p in range(S.P):
+        T.gref[p] = -1
+        T.gmapped[p] = -1
     while True:
-        x = descend(T, S, x, &depth, RULE_STRONG)
-        if T.nodes[x].flags & (F_PROVEN | F_HORIZON):
+        if S.tt:
+            x = descend_tt(T, S, x, &depth)
+            if T.stuck:
+                return
+        else:
+            x = descend(T, S, x, &depth, RULE_STRONG)
+        if T.nodes[x].flags & (F_PROVEN | F_HORIZON) or depth >= S.horizon:
             leaf_value(T, S, x, T.value)
             break
         if x != 0 and T.nodes[x].visits == 0 or not strong_expand(T, S, x):
@@ -245,5 +313,8 @@ cdef void simulate_strong(Tree* T, const Shared* S) noexcept nogil:
             break
     strong_backup(T, S, x, nrec)
     if T.nodes[x].flags & F_PROVEN:
-        solve_up(T, S, x)
+        if S.tt:
+            tt_solve_up(T, S)
+        else:
+            solve_up(T, S, x)
     T.sims += 1

@@ -44,10 +44,17 @@ cnp.import_array()
 static_check(sizeof(Node) == 32)
 static_check(MAX_PLAYERS <= 127)
 
+# The transposition table's bytes per node, at most: edge visits, link and
+# hash (16), and the table's 4-byte slots, at most half full with slot counts
+# a power of two (under 4 slots a node).
+cdef enum:
+    TT_NODE_BYTES = 32
+
 include "arena.pxi"
 include "simulation.pxi"
 include "uct.pxi"
 include "enhanced.pxi"
+include "transpositions.pxi"
 include "puct.pxi"
 include "batched.pxi"
 
@@ -60,7 +67,7 @@ cdef class MCTS:
     ``MCTS(state, simulations=None, seconds=None, threads=1, seed=0,
     exploration=1.0, max_nodes=None, max_mib=512, max_plies=None,
     evaluator=None, batch_size=16, c_puct=1.5, exact_playouts=False, rave=0,
-    prior_bias=0, widening=0, widening_power=0.5, mast=0, policy=False)``
+    prior_bias=0, widening=0, widening_power=0.5, mast=0, policy=False, grave=0, tt=False)``
 
     Without an evaluator it is UCT with one random rollout per simulation:
     the game's search rollout where it has one (Hex fills the board in a
@@ -101,6 +108,18 @@ cdef class MCTS:
       probability ``p``, else uniformly.
     * ``policy=True``: rollouts follow the game's ``Rules.rollout_policy``
       where it has one (Hex and Hox save bridges, ...), else MAST/uniform.
+    * ``grave=ref`` (with ``rave``): GRAVE.  A child's AMAF statistics are
+      those of its action at the closest node of the path (the node itself
+      or an ancestor, of the same mover) with at least ``ref`` visits;
+      ``grave=1`` is RAVE.  8 bytes per (player, action) per tree.
+    * ``tt=True``: the transposition table, keyed by the state hash (which
+      covers the within-turn state).  The tree keeps its edges; statistics,
+      proofs and children belong to positions: a node reaching a position
+      already in the tree is an alias with its own edge visits, selection
+      takes the position's mean and explores by the edge's visits, and the
+      backup visits each position of the path once.  Under ``2*`` the two
+      orders of a pair of stones meet.  At most 32 more bytes per node.
+      Games with repetition rules (Storisende) refuse it.
 
     Any of them makes the search play its rollouts itself, action by action
     (it must see every action), which costs more than a game's own shortcut
@@ -129,8 +148,9 @@ cdef class MCTS:
       simulation budget is exactly reproducible for a seed.
     * Memory: a node stores no state (states are re-derived by a memcpy of
       the root core plus the actions down the tree): ``node_bytes`` =
-      32 + 9 * players bytes (50 for two players), 8 more with RAVE; MAST
-      adds 8 bytes per (player, action) per tree.  The cap (``max_nodes``,
+      32 + 9 * players bytes (50 for two players), 8 more with RAVE, at most
+      32 more with the transposition table; MAST adds 8 bytes per (player,
+      action) per tree.  The cap (``max_nodes``,
       or ``max_mib`` MiB, split between threads) stops the tree growing;
       the search goes on with rollouts from the leaves it has.
     * ``advance(action)`` moves the root to a child and keeps its subtree
@@ -162,7 +182,7 @@ cdef class MCTS:
     def __cinit__(self, state, *, simulations=None, seconds=None, threads=1, seed=0,
                   exploration=1.0, max_nodes=None, max_mib=512, max_plies=None, evaluator=None,
                   batch_size=16, c_puct=1.5, exact_playouts=False, rave=0, prior_bias=0, widening=0,
-                  widening_power=0.5, mast=0, policy=False):
+                  widening_power=0.5, mast=0, policy=False, grave=0, tt=False):
         # Set up in __cinit__, so that no MCTS object exists without its trees.
         self.trees = NULL
         self.ntrees = 0
@@ -197,12 +217,20 @@ cdef class MCTS:
             raise ParameterError(f"widening_power and mast are at most 1, not {max(widening_power, mast)}")
         if not isinstance(policy, bool):
             raise ParameterError(f"policy must be True or False, not {policy!r}")
-        strong = rave > 0 or prior_bias > 0 or widening > 0 or mast > 0 or policy
+        if not isinstance(tt, bool):
+            raise ParameterError(f"tt must be True or False, not {tt!r}")
+        grave = index_in(grave, 0, (1 << 31) - 1, "grave")
+        if grave > 0 and rave <= 0:
+            raise ParameterError("grave (GRAVE's reference visits) needs rave > 0 (its bias)")
+        if tt and game.rules.after_turn != NULL:
+            raise ParameterError(f"tt: {game.name} has repetition rules, so a position's future depends "
+                                 "on its history, which the state hash does not cover")
+        strong = rave > 0 or prior_bias > 0 or widening > 0 or mast > 0 or policy or tt
         if evaluator is not None and strong:
-            raise ParameterError("rave, prior_bias, widening, mast and policy are settings of UCT, "
+            raise ParameterError("rave, grave, prior_bias, widening, mast, policy and tt are settings of UCT, "
                                  "not of the evaluator's PUCT")
         cdef int P = game.num_players      # at most MAX_PLAYERS (Game._set_rules checks it)
-        cdef int64_t nb = sizeof(Node) + 9 * P + (8 if rave > 0 else 0)
+        cdef int64_t nb = sizeof(Node) + 9 * P + (8 if rave > 0 else 0) + (TT_NODE_BYTES if tt else 0)
         if max_nodes is not None:
             self._limit = index_in(max_nodes, 1, (1 << 31) - 1, "max_nodes")
         else:
@@ -232,6 +260,8 @@ cdef class MCTS:
         self.S.widen_a = widening_power
         self.S.mast = mast
         self.S.policy = policy and game.rules.rollout_policy != NULL
+        self.S.grave = grave
+        self.S.tt = tt
         self.trees = <Tree*>malloc(sizeof(Tree) * threads)
         if self.trees == NULL:
             raise MemoryError()
@@ -287,6 +317,11 @@ cdef class MCTS:
             T.mark = <uint32_t*>calloc(n, sizeof(uint32_t))
             T.weights = <float*>malloc(sizeof(float) * max(1, self.S.A))
             if T.mast_n == NULL or T.mast_w == NULL or T.mark == NULL or T.weights == NULL:
+                raise MemoryError()
+        if self.S.grave > 0 and T.gmap == NULL:
+            T.gmap = <int32_t*>malloc(sizeof(int32_t) * n)
+            T.gstamp = <uint32_t*>calloc(n, sizeof(uint32_t))
+            if T.gmap == NULL or T.gstamp == NULL:
                 raise MemoryError()
         if not strong_reserve(T, &self.S):
             raise MemoryError()
@@ -432,7 +467,7 @@ cdef class MCTS:
             if T.nodes[0].first >= 0:
                 for j in range(T.nodes[0].nchildren):
                     if T.nodes[T.nodes[0].first + j].action == a:
-                        keep = T.nodes[0].first + j
+                        keep = position_of(T, &self.S, T.nodes[0].first + j)
             if keep >= 0 and T.nodes[keep].flags & F_INIT and T.nodes[keep].visits > 0:
                 if tree_keep_subtree(T, &self.S, keep) < 0:
                     raise MemoryError()
@@ -462,14 +497,50 @@ cdef class MCTS:
 
     @property
     def node_bytes(self):
-        """Bytes per tree node (no state is stored in a node; RAVE adds 8)."""
-        return sizeof(Node) + 9 * self.S.P + (8 if self.S.rave > 0 else 0)
+        """Bytes per tree node (no state is stored in a node; RAVE adds 8, the
+        transposition table at most 32)."""
+        return sizeof(Node) + 9 * self.S.P + (8 if self.S.rave > 0 else 0) + (TT_NODE_BYTES if self.S.tt else 0)
 
     @property
     def enhancements(self):
         """The enhanced search's settings (all zero/False: classic UCT)."""
-        return {"rave": self.S.rave, "prior_bias": self.S.prior_bias, "widening": self.S.widen_c,
-                "widening_power": self.S.widen_a, "mast": self.S.mast, "policy": bool(self.S.policy)}
+        return {"rave": self.S.rave, "grave": self.S.grave, "prior_bias": self.S.prior_bias,
+                "widening": self.S.widen_c, "widening_power": self.S.widen_a, "mast": self.S.mast,
+                "policy": bool(self.S.policy), "tt": bool(self.S.tt)}
+
+    @property
+    def transpositions(self):
+        """Nodes that reached a position already in their tree (aliases sharing
+        its statistics; 0 without the table), over all trees."""
+        cdef int k
+        cdef int64_t i, count = 0
+        with self._lock:
+            if not self.S.tt:
+                return 0
+            for k in range(self.ntrees):
+                for i in range(self.trees[k].n):
+                    if self.trees[k].tt_link[i] >= 0 and self.trees[k].tt_link[i] != i:
+                        count += 1
+            return int(count)
+
+    def _line_visits(self, actions):
+        """Tree 0's statistics after ``actions`` from the root (for tests): the
+        last edge's visits, and its position's visits and value sums by seat;
+        None where the line leaves the tree."""
+        cdef Tree* T = &self.trees[0]
+        cdef int32_t x = 0, e = -1, j, c
+        with self._lock:
+            for a in actions:
+                c = -1
+                for j in range(T.nodes[x].nchildren if T.nodes[x].first >= 0 else 0):
+                    if T.nodes[T.nodes[x].first + j].action == a:
+                        c = T.nodes[x].first + j
+                if c < 0 or not T.nodes[c].flags & F_INIT:
+                    return None
+                e = c
+                x = position_of(T, &self.S, c)
+            return (edge_visits(T, &self.S, e) if e >= 0 else T.nodes[0].visits, T.nodes[x].visits,
+                    [T.W[<int64_t>x * self.S.P + p] for p in range(self.S.P)])
 
     @property
     def nodes(self):
@@ -502,7 +573,7 @@ cdef class MCTS:
 
     cdef tuple _merged(self):
         """Per action of the game: (visits, value sums for the root player, proven value or nan)."""
-        cdef int A = self.S.A, P = self.S.P, k, j, c, p = self._root.current_player
+        cdef int A = self.S.A, P = self.S.P, k, j, c, pc, p = self._root.current_player
         visits = np.zeros(A, dtype=np.int64)
         sums = np.zeros(A, dtype=np.float64)
         proven = np.full(A, np.nan)
@@ -517,10 +588,15 @@ cdef class MCTS:
             for j in range(T.nodes[0].nchildren):
                 c = T.nodes[0].first + j
                 x = &T.nodes[c]
-                vv[x.action] += x.visits
-                ss[x.action] += T.W[<int64_t>c * P + p]
-                if x.flags & F_PROVEN:
-                    pp[x.action] = T.pv[<int64_t>c * P + p]
+                pc = position_of(T, &self.S, c)
+                if pc == c:
+                    vv[x.action] += x.visits
+                    ss[x.action] += T.W[<int64_t>c * P + p]
+                elif T.nodes[pc].visits > 0:      # an alias: its edge's visits at its position's mean
+                    vv[x.action] += edge_visits(T, &self.S, c)
+                    ss[x.action] += T.W[<int64_t>pc * P + p] * edge_visits(T, &self.S, c) / T.nodes[pc].visits
+                if T.nodes[pc].flags & F_PROVEN:
+                    pp[x.action] = T.pv[<int64_t>pc * P + p]
         return visits, sums, proven
 
     @property
@@ -596,7 +672,7 @@ cdef class MCTS:
         """A proven win if there is one (one that ends the game at once first),
         else the most visited action that is not a proven loss (ties: the
         better mean)."""
-        cdef int32_t c
+        cdef int32_t c, j
         with self._lock:
             self._to_move("best_action")
             visits, sums, proven = self._merged()
@@ -605,7 +681,9 @@ cdef class MCTS:
             if len(won):
                 c = proof_child(&self.trees[0], &self.S, 0)
                 if c >= 0 and self.trees[0].nodes[c].flags & F_TERMINAL:
-                    return int(self.trees[0].nodes[c].action)
+                    for j in range(self.trees[0].nodes[0].nchildren):    # the edge to that position
+                        if position_of(&self.trees[0], &self.S, self.trees[0].nodes[0].first + j) == c:
+                            return int(self.trees[0].nodes[self.trees[0].nodes[0].first + j].action)
                 return int(won[0])
             ok = acts[~(proven[acts] <= -1)]
             if not len(ok):
@@ -634,17 +712,22 @@ cdef class MCTS:
             if out and T.nodes[0].first >= 0:
                 for j in range(T.nodes[0].nchildren):
                     if T.nodes[T.nodes[0].first + j].action == out[0]:
-                        x = T.nodes[0].first + j
+                        x = position_of(T, &self.S, T.nodes[0].first + j)
             while x >= 0 and T.nodes[x].first >= 0 and not T.nodes[x].flags & F_TERMINAL:
-                best = proof_child(T, &self.S, x)
+                best = -1
+                c = proof_child(T, &self.S, x)      # a position: find its edge below x
+                for j in range(T.nodes[x].nchildren if c >= 0 else 0):
+                    if position_of(T, &self.S, T.nodes[x].first + j) == c:
+                        best = T.nodes[x].first + j
                 for j in range(T.nodes[x].nchildren if best < 0 else 0):
                     c = T.nodes[x].first + j
-                    if T.nodes[c].visits > 0 and (best < 0 or T.nodes[c].visits > T.nodes[best].visits):
+                    if edge_visits(T, &self.S, c) > 0 and (
+                            best < 0 or edge_visits(T, &self.S, c) > edge_visits(T, &self.S, best)):
                         best = c
                 if best < 0:
                     break
                 out.append(T.nodes[best].action)
-                x = best
+                x = position_of(T, &self.S, best)
             return out
 
     def top(self, n=5):

@@ -119,7 +119,8 @@ cdef void solve_up(Tree* T, const Shared* S, int32_t x) noexcept nogil:
 cdef int32_t proof_child(const Tree* T, const Shared* S, int32_t x) noexcept nogil:
     """The child of a proven node ``x`` that its proof goes through: a proven child
     with the same value for ``x``'s mover, one that ends the game first, then the
-    most visited; -1 if ``x`` is not proven (or not expanded)."""
+    most visited; -1 if ``x`` is not proven (or not expanded).  With the
+    transposition table: the position node of that child."""
     cdef int32_t j, c, best = -1, m = T.nodes[x].mover
     cdef int8_t want
     cdef const Node* n
@@ -127,7 +128,7 @@ cdef int32_t proof_child(const Tree* T, const Shared* S, int32_t x) noexcept nog
         return -1
     want = T.pv[<int64_t>x * S.P + m]
     for j in range(T.nodes[x].nchildren):
-        c = T.nodes[x].first + j
+        c = position_of(T, S, T.nodes[x].first + j)
         n = &T.nodes[c]
         if not n.flags & F_PROVEN or T.pv[<int64_t>c * S.P + m] != want:
             continue

@@ -56,6 +56,8 @@ ctypedef struct Shared:     # read-only while trees run
     double widen_a
     double mast             # MAST: probability of the best-valued action in rollouts; 0: off
     bint policy             # rollouts follow the game's Rules.rollout_policy where it has one
+    int32_t grave           # GRAVE: AMAF of the closest ancestor with at least this many visits; 0: RAVE's own
+    bint tt                 # the transposition table (transpositions.pxi): positions share statistics
 
 ctypedef struct Tree:
     Node* nodes
@@ -88,6 +90,29 @@ ctypedef struct Tree:
     int32_t rec_cap
     uint32_t* mark          # P * num_actions stamps
     uint32_t stamp
+    # GRAVE, per seat: the reference node of the descent (the closest node of
+    # that seat's with enough visits) and its children by action (gmap, valid
+    # where gstamp is the seat's gcur; gmapped: the node mapped).
+    int32_t* gmap
+    uint32_t* gstamp
+    uint32_t gnow
+    uint32_t gcur[MAX_PLAYERS]
+    int32_t gref[MAX_PLAYERS]
+    int32_t gmapped[MAX_PLAYERS]
+    # The transposition table (NULL without it): per node its edge visits, the
+    # node holding its position's statistics (itself for an owner, -1 until
+    # entered) and an owner's hash; the table's slots (owner nodes, -1 empty,
+    # at most half full); the path of the current simulation (edge nodes).
+    int32_t* tt_edge
+    int32_t* tt_link
+    uint64_t* tt_key
+    int64_t tt_cap
+    int32_t* tt_slots
+    int64_t tt_nslots
+    int64_t tt_used
+    int32_t* path
+    int32_t path_cap
+    int32_t npath
     char _pad[64]           # keeps the counters of trees run by different threads off one cache line
 
 

@@ -27,7 +27,7 @@ def test_all_off_is_classic():
     state = ludens.load("hex", size=5).new_initial_state()
     m = MCTS(state, seed=3)
     assert m.enhancements == {"rave": 0.0, "prior_bias": 0.0, "widening": 0.0, "widening_power": 0.5,
-                              "mast": 0.0, "policy": False}
+                              "mast": 0.0, "policy": False, "grave": 0, "tt": False}
     assert m.node_bytes == 50
     assert MCTS(state, rave=0.01).node_bytes == 58          # RAVE's AMAF visits and values
 
