@@ -633,7 +633,10 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     for arg in ("iterations", "games", "parallel", "simulations", "batch", "eval_games", "eval_simulations"):
         if getattr(args, arg) < 1:
             raise UsageError(f"--{arg.replace('_', '-')} must be at least 1")
-    last = train.train(game, config, Path(args.out), progress=not args.no_progress)
+    try:
+        last = train.train(game, config, Path(args.out), progress=not args.no_progress)
+    except ImportError as e:        # the train extra (JAX) is missing
+        raise UsageError(str(e)) from None
     print(f"trained {last!r}: {Path(args.out) / 'latest.lnet'}, curve in {Path(args.out) / 'curve.jsonl'}",
           file=out)
     return 0
