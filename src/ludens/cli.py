@@ -424,13 +424,20 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         a, b = bots.load(args.a), bots.load(args.b)
     except LudensError as e:
         raise UsageError(str(e)) from None
-    res = ludens.match(game, a, b, games=args.n, seed=args.seed, threads=args.threads, max_plies=args.max_plies,
-                       progress=not args.no_progress and not args.json)
+    interrupted = None
+    try:
+        res = ludens.match(game, a, b, games=args.n, seed=args.seed, threads=args.threads,
+                           max_plies=args.max_plies, progress=not args.no_progress and not args.json)
+    except ludens.MatchInterrupted as e:
+        res, interrupted = e.result, e
     if args.json:
-        json.dump(res.summary(), out, indent=2)
+        json.dump(res.summary(), out, indent=2, allow_nan=False)     # strict JSON: no Infinity
         print(file=out)
     else:
         print(res.table(), file=out)
+    if interrupted is not None:
+        print(f"ludens: interrupted; the table covers the {res.games} games finished", file=sys.stderr)
+        return 130
     return 0
 
 
