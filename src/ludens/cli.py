@@ -106,7 +106,11 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             if p["default"] is None and p["in_force"] is not None:
                 default = f"None (= {p['in_force']!r} with the other defaults)"
             print(f"    {key} = {default}  ({p['type']}{extra}) {p['doc']}", file=out)
-        print(f"    protocols: {info.get('protocols') or 'its own turns only'}", file=out)
+        protocols = ", ".join(info["protocols"]) or "none (its own turns only)"
+        print(f"    protocols (protocol=): {protocols}", file=out)
+        transforms = ", ".join("swap (opening='pie')" if name == "opening" else name
+                               for name in info["transforms"])
+        print(f"    transforms: {transforms or 'none'}", file=out)
     return 0
 
 
