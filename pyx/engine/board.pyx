@@ -295,12 +295,16 @@ cdef class Board:
             line[xs[c] - x0] = glyphs[c].rjust(w)
         rowlab = self._row_labels or ("",) * self.geo.height
         lw = max(len(s) for s in rowlab) if labels else 0
+        spans = {}
         if labels and self._col_labels is None:
-            # No column letters: the numbers go where edge_labels puts them
-            # (a ruler above and below, or beyond each number's lowest cell).
-            from ludens._coordinates import edge_labels
+            from ludens._coordinates import edge_labels, row_spans
+            # Counted rows (Oust, Wunchunk): a number beyond a row's end would
+            # read as one more cell, so each row's first and last names go in
+            # a gutter instead, past a bar.
+            spans = row_spans(self)
+            # Otherwise the numbers go where edge_labels puts them (Storisende's ruler).
             span = 2 * unit if self.lattice == "hex" else w + 1      # characters per neighbour distance
-            for label in edge_labels(self):
+            for label in edge_labels(self) if not spans else ():
                 if label.axis == "column":
                     line = lines.setdefault(round(label.y) - self.geo.r0, {})
                     line[max(0, round(label.x * span) - x0)] = label.text.rjust(w)
@@ -312,8 +316,12 @@ cdef class Board:
                 if int(r[c]) == self.geo.r0:
                     head[xs[c] - x0] = self._col_labels[int(q[c]) - self.geo.q0].rjust(w)
             out.append(" " * (lw + 1) + _place(head).rstrip())
+        gutter = max(len(_place(line).rstrip()) for line in lines.values()) + 3
         for row in range(min(lines), max(lines) + 1):
             text = _place(lines.get(row, {})).rstrip()
+            if row + self.geo.r0 in spans:
+                first, last = spans[row + self.geo.r0]
+                text = f"{text.ljust(gutter)}| {first}..{last}"
             if labels:
                 text = (rowlab[row] if 0 <= row < self.geo.height else "").rjust(lw) + " " + text
             out.append(text.rstrip())

@@ -76,6 +76,8 @@ ctypedef struct Batch:
     uint8_t* terminated
     uint8_t* truncated
     const int32_t* actions_in
+    const uint8_t* active        # step only the games with active[i] (NULL: every game)
+    const int32_t* observer      # the seat whose view a final observation takes (NULL: the last mover)
     int32_t* actions_out
     int32_t num_envs
     int32_t chunk            # games per chunk
@@ -133,6 +135,12 @@ cdef void step_one(Batch* b, int32_t i, int32_t* scratch) noexcept nogil:
     cdef int32_t a = b.actions_in[i], mover = h.to_move, p
     cdef float* rew = b.rewards + <size_t>i * b.num_players
     cdef double vals[MAX_PLAYERS]
+    if b.active != NULL and not b.active[i]:
+        for p in range(b.num_players):
+            rew[p] = 0
+        b.terminated[i] = 0
+        b.truncated[i] = 0
+        return
     b.R.apply(core, b.geom, a)
     b.hist[<size_t>i * b.max_plies + b.nhist[i]] = a
     b.nhist[i] += 1
@@ -146,6 +154,8 @@ cdef void step_one(Batch* b, int32_t i, int32_t* scratch) noexcept nogil:
     b.terminated[i] = h.to_move < 0
     b.truncated[i] = h.to_move >= 0 and b.ply[i] >= b.max_plies
     if b.terminated[i] or b.truncated[i]:
+        if b.observer != NULL:      # seat -> colour (a pie swap exchanges them)
+            mover = b.observer[i] ^ h.swapped
         write_observation(b.R, core, b.geom, mover, b.final_obs + <size_t>i * b.obs_size, b.obs_size)
         if b.terminated[i]:
             memset(vals, 0, sizeof(vals))
@@ -175,7 +185,8 @@ cdef int32_t run_range(Batch* b, int job, int32_t lo, int32_t hi, int32_t* scrat
             write_view(b, i, scratch)
     elif job == JOB_CHECK:
         for i in range(lo, hi):
-            bad += not action_ok(b, i, b.actions_in[i])
+            if (b.active == NULL or b.active[i]) and not action_ok(b, i, b.actions_in[i]):
+                bad += 1
     return bad
 
 
@@ -296,6 +307,7 @@ cdef class VectorEnv:
     cdef list _origins            # per game: the State its game started from (has_origin)
     cdef object _obs, _final_obs, _mask, _player, _rewards, _terminated, _truncated, _actions
     cdef object _actions_in       # the env's own copy of step()'s actions, the only one read after the check
+    cdef object _active, _observers   # the env's own copies of step()'s where and observer
     cdef object _lock             # serialises calls from several threads
     cdef object _seed
     cdef object _pid              # the process whose workers these are (None: no workers)
@@ -364,6 +376,8 @@ cdef class VectorEnv:
         self._truncated = np.zeros(self.num_envs, dtype=np.bool_)
         self._actions = np.zeros(self.num_envs, dtype=np.int32)
         self._actions_in = np.zeros(self.num_envs, dtype=np.int32)
+        self._active = np.zeros(self.num_envs, dtype=np.uint8)
+        self._observers = np.zeros(self.num_envs, dtype=np.int32)
         b.obs_size = int(np.prod(g.observation_shape))
         b.obs = <float*>cnp.PyArray_DATA(self._obs)
         b.final_obs = <float*>cnp.PyArray_DATA(self._final_obs)
@@ -504,35 +518,74 @@ cdef class VectorEnv:
     def _info(self):
         return {"legal_action_mask": self._mask, "current_player": self._player}
 
-    def step(self, actions):
+    def step(self, actions, where=None, observer=None):
         """Apply ``actions[i]`` to game i, for every i; autoreset finished games.
+
+        ``where`` (bool ``[num_envs]``, optional): step only the games where it
+        is True; the others are left as they are (their action is not read,
+        their reward is 0, terminated and truncated False).  ``observer``
+        (int ``[num_envs]`` seats, optional): a game that ends is seen by
+        seat ``observer[i]`` in ``info["final_observation"]`` instead of by
+        the player who made its last action (a single-agent env wants its
+        agent's view whoever moved last).
 
         Returns ``(observations, rewards, terminated, truncated, info)``; see the
         class docstring.  IllegalActionError (no game changed) if any action is
         illegal or out of range.
         """
         with self._lock:
-            return self._step(actions)
+            return self._step(actions, where, observer)
 
-    def _step(self, actions):
+    def _step(self, actions, where=None, observer=None):
         self._ready()
-        cdef cnp.ndarray ids = self._action_ids(actions)
-        self.b.actions_in = <const int32_t*>cnp.PyArray_DATA(ids)
+        cdef cnp.ndarray active = self._where(where)
+        cdef cnp.ndarray seats = self._observer(observer)
+        self.b.active = NULL if active is None else <const uint8_t*>cnp.PyArray_DATA(active)
+        cdef cnp.ndarray ids
         try:
+            ids = self._action_ids(actions, active)
+            self.b.actions_in = <const int32_t*>cnp.PyArray_DATA(ids)
+            self.b.observer = NULL if seats is None else <const int32_t*>cnp.PyArray_DATA(seats)
             self._run(JOB_CHECK)             # every action checked (in parallel) before any is applied
             if self.b.nbad:
-                raise IllegalActionError(self._describe_illegal(ids.astype(np.int64)))
+                raise IllegalActionError(self._describe_illegal(ids.astype(np.int64), active))
             self._run(JOB_STEP)
         finally:
             self.b.actions_in = NULL
+            self.b.active = NULL
+            self.b.observer = NULL
         info = self._info()
         info["final_observation"] = self._final_obs
         return self._obs, self._rewards, self._terminated, self._truncated, info
 
-    cdef cnp.ndarray _action_ids(self, actions):
+    def _where(self, where):
+        """``where`` as the env's own uint8 copy (None: every game)."""
+        if where is None:
+            return None
+        arr = np.asarray(where)
+        if arr.shape != (self.num_envs,) or arr.dtype != np.bool_:
+            raise ParameterError(f"where must be a bool array of shape ({self.num_envs},), "
+                                 f"not {arr.dtype} {arr.shape}")
+        np.copyto(self._active, arr.view(np.uint8))
+        return self._active
+
+    def _observer(self, observer):
+        """``observer`` as the env's own int32 copy of seats (None: the last mover)."""
+        if observer is None:
+            return None
+        arr = np.asarray(observer)
+        if arr.shape != (self.num_envs,) or arr.dtype.kind not in "iu":
+            raise ParameterError(f"observer must be {self.num_envs} integer seats, not {arr.dtype} {arr.shape}")
+        if arr.min() < 0 or arr.max() >= self.num_players:
+            raise ParameterError(f"observer seats must be in 0..{self.num_players - 1}")
+        np.copyto(self._observers, arr, casting="unsafe")
+        return self._observers
+
+    cdef cnp.ndarray _action_ids(self, actions, active=None):
         """``actions`` copied once into the env's own int32 buffer (the caller's
         array is read once, so nothing written to it later is applied); an
-        int32 array is copied as it is, wider ids are checked in range first."""
+        int32 array is copied as it is, wider ids are checked in range first
+        (in the games ``active`` steps)."""
         try:
             arr = np.asarray(actions)
         except (ValueError, TypeError) as e:       # ragged lists, objects numpy cannot read
@@ -546,15 +599,18 @@ cdef class VectorEnv:
             np.copyto(own, arr)
             return own
         wide = np.array(arr, dtype=np.int64)     # a copy: checked, then narrowed, never re-read
+        if active is not None:
+            wide[active == 0] = 0                # not read: any value will do
         if wide.min() < 0 or wide.max() >= self.num_actions:
-            raise IllegalActionError(self._describe_illegal(wide))
+            raise IllegalActionError(self._describe_illegal(wide, active))
         np.copyto(own, wide, casting="unsafe")
         return own
 
-    def _describe_illegal(self, wide):
+    def _describe_illegal(self, wide, active=None):
         cdef const int64_t[::1] a = wide
         cdef int32_t i
-        bad = [i for i in range(self.num_envs) if not action_ok(&self.b, i, a[i])]
+        bad = [i for i in range(self.num_envs)
+               if (active is None or active[i]) and not action_ok(&self.b, i, a[i])]
         parts = []
         for i in bad[:MAX_REPORTED]:
             if 0 <= a[i] < self.num_actions:

@@ -12,7 +12,9 @@ names run (nothing here knows a game by name):
 * counted rows (Oust, Wunchunk): a number counts the cells of its row from
   the left, so one number's cells bend round the board's middle; each row's
   name sits at its left end, each number beyond the lowest cell that
-  carries it, continuing the line of that number out of the board.
+  carries it, continuing the line of that number out of the board.  (The
+  terminal draws these rows differently, see ``row_spans``: a number beyond
+  a row's end reads there as one more cell.)
 
 Positions are in neighbour distances across (``x = q + r/2`` on hex
 lattices, ``q`` on square ones) and rows down (``y = r``).
@@ -59,10 +61,23 @@ def shared_part(lines: dict[int, list[str]]) -> dict[int, str]:
     return {}
 
 
-def edge_labels(board: Board, gap: float = 1.0, rise: float = 1.0) -> list[EdgeLabel]:
-    """The coordinates around ``board``: ``gap`` is how far (in neighbour
-    distances) a row's name stands from its end cell, ``rise`` how far (in
-    rows) a column's name stands above or below its end cell."""
+@dataclass(frozen=True)
+class _Names:
+    """How a board's names run: where each cell stands, its rows and lattice
+    columns, the parts they share, the cells of each number, where a ruler
+    marks each number, and the layout
+    ("lines", "ruler", "counted" or "" when none fits)."""
+    at: dict[str, tuple[float, float]]
+    rows: dict[int, list[str]]
+    cols: dict[int, list[str]]
+    row_names: dict[int, str]
+    col_names: dict[int, str]
+    numbers: dict[str, list[str]]
+    ruler_x: dict[str, float]
+    layout: str
+
+
+def _names(board: Board) -> _Names:
     hexes = board.lattice == "hex"
     at: dict[str, tuple[float, float]] = {}
     rows: dict[int, list[str]] = {}
@@ -79,9 +94,43 @@ def edge_labels(board: Board, gap: float = 1.0, rise: float = 1.0) -> list[EdgeL
         m = NAME.fullmatch(name)
         if m:
             numbers.setdefault(m.group(2), []).append(name)
-    ruler = not col_names and len(numbers) > 1 and sum(map(len, numbers.values())) == len(at) and all(
-        max(at[n][0] for n in ns) - min(at[n][0] for n in ns) <= 0.5 + 1e-9 for ns in numbers.values())
+    # A ruler: each number's cells in one zig-zag column, and a mark over
+    # each column a step from the next: the column's right-hand place, else
+    # its left-hand one (on some boards one of the two crowds).
+    ruler_x: dict[str, float] = {}
+    if not col_names and len(numbers) > 1 and sum(map(len, numbers.values())) == len(at) and all(
+            max(at[n][0] for n in ns) - min(at[n][0] for n in ns) <= 0.5 + 1e-9 for ns in numbers.values()):
+        for side in (max, min):
+            marks = {k: side(at[n][0] for n in ns) for k, ns in numbers.items()}
+            xs = sorted(marks.values())
+            if all(b - a >= 1 - 1e-9 for a, b in zip(xs, xs[1:])):
+                ruler_x = marks
+                break
+    ruler = bool(ruler_x)
     counted = not col_names and not ruler and row_names and sum(map(len, numbers.values())) == len(at)
+    layout = "lines" if col_names else "ruler" if ruler else "counted" if counted else ""
+    return _Names(at, rows, cols, row_names, col_names, numbers, ruler_x, layout)
+
+
+def row_spans(board: Board) -> dict[int, tuple[str, str]]:
+    """For a board of counted rows (Oust, Wunchunk), each row's (lattice
+    ``r``) first and last cell from left to right, which the terminal prints
+    in a gutter beyond the board (``a1..a7``); empty for other boards."""
+    names = _names(board)
+    if names.layout != "counted":
+        return {}
+    return {r: (min(cells, key=lambda c: names.at[c][0]), max(cells, key=lambda c: names.at[c][0]))
+            for r, cells in names.rows.items()}
+
+
+def edge_labels(board: Board, gap: float = 1.0, rise: float = 1.0) -> list[EdgeLabel]:
+    """The coordinates around ``board``: ``gap`` is how far (in neighbour
+    distances) a row's name stands from its end cell, ``rise`` how far (in
+    rows) a column's name stands above or below its end cell."""
+    how = _names(board)
+    at, rows, cols, numbers = how.at, how.rows, how.cols, how.numbers
+    row_names, col_names = how.row_names, how.col_names
+    ruler, counted = how.layout == "ruler", how.layout == "counted"
     out: list[EdgeLabel] = []
     for key, names in sorted(rows.items()) if row_names else ():
         ends = sorted(names, key=lambda c: at[c][0])
@@ -97,10 +146,7 @@ def edge_labels(board: Board, gap: float = 1.0, rise: float = 1.0) -> list[EdgeL
     elif ruler:
         top = min(y for _, y in at.values()) - rise
         bottom = max(y for _, y in at.values()) + rise
-        for number, names in sorted(numbers.items(), key=lambda item: int(item[0])):
-            # A zig-zag column's cells alternate between two places half a
-            # step apart; its right-hand place keeps the numbers a step apart.
-            x = max(at[n][0] for n in names)
+        for number, x in sorted(how.ruler_x.items(), key=lambda item: int(item[0])):
             out += [EdgeLabel(x, top, number, "column"), EdgeLabel(x, bottom, number, "column")]
     elif counted:
         out += _counted_numbers(at, numbers, _ROW_HEIGHT[board.lattice], out)

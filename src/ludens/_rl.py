@@ -53,11 +53,15 @@ def agent_names(game: Game) -> list[str]:
     return [f"player_{p}" for p in range(game.num_players)]
 
 
-def render(state: Optional[State], mode: Optional[str]) -> Optional[str]:
-    """An adapter's render(): the board as text ("ansi"), printed ("human"), or
-    an SVG string ("svg"); None before the first reset."""
+def render(state: Optional[State], mode: Optional[str]) -> Optional[Union[str, np.ndarray]]:
+    """An adapter's render(): the board as text ("ansi"), printed ("human"), an
+    SVG string ("svg") or a uint8 RGB image ("rgb_array", ``ludens.raster.rgb``);
+    None before the first reset."""
     if state is None:
         return None
+    if mode == "rgb_array":
+        from ludens.raster import rgb
+        return rgb(state)
     if mode == "svg":
         from ludens.pictures import svg
         return svg(state)

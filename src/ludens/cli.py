@@ -12,7 +12,7 @@
                        [--legal] [--no-coordinates] [--no-last-turn] [--no-labels]
     ludens branching GAME [-p key=value[,value...] ...] [-n N] [--seed S] [--limit L] [--json]
     ludens evaluate GAME [-p key=value[,value...] ...] [--bot SPEC] [--opponent SPEC] [-n N] [--seed S]
-                         [--threads T] [--max-plies M] [--csv FILE] [--json]
+                         [--threads T] [--max-plies M] [--csv FILE] [--json] [--plot FILE [--plot-metric M]]
     ludens bench [GAME ...]
     ludens engine [--bot SPEC] [--seed S]
     ludens serve [--host H] [--port P]
@@ -257,6 +257,14 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
         if value is not None and value < low:
             raise UsageError(f"{flag} must be at least {low}")
     games = [_load(args.game, params) for params in combos]
+    if args.plot:
+        from ludens.metrics import METRICS
+        if args.plot_metric not in METRICS:
+            raise UsageError(f"--plot-metric: no metric {args.plot_metric!r} (metrics: {', '.join(METRICS)})")
+        try:
+            sweeps.check_plot_path(args.plot)
+        except (ImportError, LudensError) as e:
+            raise UsageError(str(e).replace("plot: path", "--plot")) from None
     csv_file = _open_for_writing(args.csv) if args.csv else None
     interrupted = None
     try:
@@ -274,6 +282,12 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
     finally:
         if csv_file is not None:
             csv_file.close()
+    if args.plot and table:
+        try:
+            evaluation.plot(table, args.plot_metric, args.plot,
+                            title=f"{args.game}: {table[0]['games']} games per point, {args.bot}")
+        except (OSError, ValueError) as e:
+            raise UsageError(f"cannot write {args.plot}: {e}") from None
     if args.json:
         json.dump(table, out, indent=2, default=str)
         print(file=out)
@@ -768,6 +782,10 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--max-plies", type=int, default=None, help="cut games after this many actions (truncated)")
     ev.add_argument("--csv", metavar="FILE", help="write the table to FILE")
     ev.add_argument("--json", action="store_true", help="print the table as JSON")
+    ev.add_argument("--plot", metavar="FILE", help="draw a metric with its 95%% intervals to FILE "
+                    "(.png, .svg, .pdf; needs matplotlib)")
+    ev.add_argument("--plot-metric", default="win_seat", metavar="METRIC",
+                    help="the metric --plot draws (default win_seat)")
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
 
     b = sub.add_parser("bench", help="playout speed", description="Measure random-playout speed.")

@@ -17,6 +17,7 @@ executor.  Ctrl-C ends a run within a decision and raises
 from __future__ import annotations
 
 import json
+import os
 import threading
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ThreadPoolExecutor, wait
 from typing import Any, Iterable, Mapping, Optional, Sequence, Union
@@ -32,7 +33,7 @@ from ludens.metrics import GameTrace, Row, TraceBuilder, colour_names, summarize
 from ludens._checks import usable_cpus
 from ludens.sweeps import _has_pandas, as_frame, combinations
 
-__all__ = ["evaluate", "skill_trace", "play_traces", "report", "EvaluationInterrupted"]
+__all__ = ["evaluate", "skill_trace", "play_traces", "report", "plot", "EvaluationInterrupted"]
 
 BotSpec = Union[str, _bots.Bot]
 
@@ -270,6 +271,39 @@ def report(table: Any) -> str:
         text = "  -" if v != v else f"{v:10.4g}   ({lo:.4g} .. {hi:.4g})"
         lines.append(f"  {name:<26}{text}")
     return "\n".join(lines) if lines else "no games"
+
+
+# Metrics whose values are shares (0 .. 1): their plots get a fixed 0 .. 1 axis.
+_SHARES = {"win_seat", "win_colour", "score_a", "advantage", "balance", "balance_colour", "completion",
+           "drawishness", "truncation", "decision_moves", "lead_changes", "drama", "decisiveness", "coverage"}
+
+
+def plot(table: Any, metric: str = "win_seat", path: Optional[Union[str, "os.PathLike[str]"]] = None, *,
+         x: Optional[str] = None, ax: Any = None, title: Optional[str] = None) -> Any:
+    """Draw one metric of an ``evaluate`` table with its 95 % intervals and
+    return the matplotlib Figure: one series per subject (seat, colour) and
+    per value of the other varying parameters.  A numeric parameter that
+    varies (``size``, Symple's ``penalty``; or ``x=``) is the x axis; without
+    one each combination is a labelled position.  ``ax`` draws into an
+    existing Axes; ``path`` also writes the figure (format from the suffix,
+    checked before drawing, written whole or not at all).  Needs matplotlib.
+    Builds its own Figure (no pyplot): threads may plot at once."""
+    from ludens import plots
+    from ludens.metrics import METRICS
+    if metric not in METRICS:
+        raise ParameterError(f"plot: no metric {metric!r} (metrics: {', '.join(METRICS)})")
+    if path is not None:
+        plots.check_path(path)
+    records = [r for r in plots.records_of(table) if r["metric"] == metric]
+    if not records:
+        raise ValueError(f"nothing to plot: the table has no {metric} rows")
+    keys = [k for k in records[0] if k not in _FIXED] + ["bot", "opponent"]
+    fig = plots.interval_plot(records, keys, "subject", "value", "low", "high", x=x, ax=ax,
+                              ylabel=f"{metric} (95% interval)", title=title,
+                              ylim=(0, 1) if metric in _SHARES else None, series_names={"": metric})
+    if path is not None:
+        plots.save(fig, path)
+    return fig
 
 
 def skill_trace(game: Union[str, Game], budgets: Sequence[int], n: int = 100, *, base: Optional[int] = None,

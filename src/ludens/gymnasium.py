@@ -24,7 +24,13 @@ step that ends the game, else 0.  An illegal action ends the game as a loss
 (reward -1, ``info["illegal_action"]``) with ``illegal_action="lose"``, the
 default, so that unmasked algorithms can learn the rules; with
 ``illegal_action="raise"`` it raises ``ludens.IllegalActionError`` instead.
-Games registered with ``gymnasium.make`` as ``"ludens/<game>-v0"``.
+Games registered with ``gymnasium.make`` as ``"ludens/<game>-v0"``
+(``gymnasium.make("ludens.gymnasium:ludens/hex-v0")`` imports this module
+first: Gymnasium 1.x reads no entry points).  ``render_mode="rgb_array"``
+draws a uint8 image with ``ludens.raster.rgb``; ``observation="flat"`` gives
+the planes as one vector.  ``LudensVectorEnv`` (``gymnasium.make_vec(...,
+vectorization_mode="vector_entry_point")``) steps many games at once, the
+opponent moving for all of them together (``ludens.agent_env``).
 
 An opponent that fails (raises, returns an action that is not legal, is
 interrupted) makes ``step()`` raise with the env as it was before the call:
@@ -43,6 +49,7 @@ from ludens import bots
 from ludens._checks import index_in
 from ludens.simulation import MAX_PLIES
 from ludens._rl import game_of, observation_high, render, require, started
+from ludens.agent_env import OBSERVATIONS
 from ludens._state import Game, State
 from ludens.errors import IllegalActionError, ParameterError
 
@@ -53,7 +60,7 @@ else:
     _gym = require("gymnasium", "rl")
     _spaces = require("gymnasium.spaces", "rl")
 
-RENDER_MODES = ("human", "ansi", "svg")
+RENDER_MODES = ("human", "ansi", "svg", "rgb_array")
 Opponent = Union[str, Callable[[State], int], Any]
 Action = Union[int, np.integer[Any]]      # what Discrete.sample() gives, or a plain int
 
@@ -84,7 +91,9 @@ class LudensEnv(_gym.Env[np.ndarray, np.int64]):
 
     def __init__(self, game: Game, opponent: Opponent = "random", seat: Union[int, str] = 0,
                  render_mode: Optional[str] = None, max_plies: Optional[int] = None,
-                 illegal_action: str = "lose") -> None:
+                 illegal_action: str = "lose", observation: str = "planes") -> None:
+        if observation not in OBSERVATIONS:
+            raise ParameterError(f"observation must be one of {OBSERVATIONS}, not {observation!r}")
         if render_mode is not None and render_mode not in RENDER_MODES:
             raise ParameterError(f"render_mode must be one of {RENDER_MODES} or None, not {render_mode!r}")
         if illegal_action not in ("lose", "raise"):
@@ -99,7 +108,9 @@ class LudensEnv(_gym.Env[np.ndarray, np.int64]):
         self._seat_choice = seat
         self._opponent_given = _opponent_object(opponent)
         self._opponent = self._opponent_given
-        self.observation_space = _spaces.Box(0.0, observation_high(game), dtype=np.float32)
+        self.observation = observation
+        high = observation_high(game)
+        self.observation_space = _spaces.Box(0.0, high.ravel() if observation == "flat" else high, dtype=np.float32)
         self.action_space = _spaces.Discrete(game.num_actions)
         self.state: Optional[State] = None
         self.seat = 0 if seat == "random" else int(seat)
@@ -162,7 +173,8 @@ class LudensEnv(_gym.Env[np.ndarray, np.int64]):
             state.apply_action(action)
 
     def _observation(self) -> np.ndarray:
-        return started(self.state).observation_tensor(self.seat)
+        planes = started(self.state).observation_tensor(self.seat)
+        return planes.ravel() if self.observation == "flat" else planes
 
     def action_masks(self) -> np.ndarray:
         """The int8 mask of the agent's legal actions (all zeros once the game is over)."""
@@ -174,16 +186,75 @@ class LudensEnv(_gym.Env[np.ndarray, np.int64]):
     def _info(self) -> dict[str, Any]:
         return {"action_mask": self.action_masks(), "seat": self.seat}
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Optional[Union[str, np.ndarray]]:
         return render(self.state, self.render_mode)
+
+
+class LudensVectorEnv(_gym.vector.VectorEnv):
+    """``num_envs`` games stepped together: a ``gymnasium.vector.VectorEnv``
+    over ``ludens.agent_env.AgentVectorEnv`` (its docstring has the rules:
+    ``opponent`` ``"random"``, ``"self"``, a Network or an evaluator moving
+    for all games at once; ``seat``; ``observation`` ``"planes"`` or ``"flat"``).
+
+    ``infos["action_mask"]`` (and ``action_masks()``) hold the int8 masks of
+    the agent's legal actions.  Autoreset is same-step
+    (``metadata["autoreset_mode"]``): a game that ends is started again
+    within the step, and its last position (seen by the agent) is in
+    ``infos["final_obs"]``, the rows where ``infos["_final_obs"]`` is True.
+    Made by ``gymnasium.make_vec("ludens/<game>-v0", num_envs,
+    vectorization_mode="vector_entry_point")``.  Threading: one thread at a
+    time."""
+
+    metadata = {"autoreset_mode": _gym.vector.AutoresetMode.SAME_STEP, "render_modes": []}
+
+    def __init__(self, game: Game, num_envs: int, opponent: Any = "random", seat: Union[int, str] = 0,
+                 seed: Optional[int] = None, threads: Optional[int] = 1, max_plies: Optional[int] = None,
+                 observation: str = "planes") -> None:
+        from ludens.agent_env import AgentVectorEnv
+        self.env = AgentVectorEnv(game, num_envs, opponent=opponent, seat=seat, seed=seed, threads=threads,
+                                  max_plies=max_plies, observation=observation)
+        self.game = game
+        self.num_envs = self.env.num_envs
+        self.single_observation_space = _spaces.Box(0.0, self.env.observation_high, dtype=np.float32)
+        self.single_action_space = _spaces.Discrete(game.num_actions)
+        self.observation_space = _gym.vector.utils.batch_space(self.single_observation_space, self.num_envs)
+        self.action_space = _gym.vector.utils.batch_space(self.single_action_space, self.num_envs)
+
+    def reset(self, *, seed: Optional[Union[int, list[Optional[int]]]] = None,
+              options: Optional[dict[str, Any]] = None) -> tuple[np.ndarray, dict[str, Any]]:
+        if isinstance(seed, list):       # one seed per env, as SyncVectorEnv takes: the first seeds them all
+            seed = seed[0]
+        if seed is not None:             # as gymnasium's own vector envs: the spaces' samples repeat too
+            self.action_space.seed(seed)
+            self.single_action_space.seed(seed)
+        obs, masks = self.env.reset(seed=seed)
+        return obs, {"action_mask": masks}
+
+    def step(self, actions: Any) -> tuple[np.ndarray, np.ndarray, np.ndarray, np.ndarray, dict[str, Any]]:
+        obs, reward, terminated, truncated, final = self.env.step(np.asarray(actions))
+        ended = terminated | truncated
+        infos = {"action_mask": self.env.action_masks(), "final_obs": final, "_final_obs": ended}
+        return obs, reward, terminated, truncated, infos
+
+    def action_masks(self) -> np.ndarray:
+        """The int8 masks of the agent's legal actions, one row per game."""
+        return self.env.action_masks()
+
+
+def vector_env(name: Any, num_envs: int, opponent: Any = "random", seat: Union[int, str] = 0,
+               seed: Optional[int] = None, threads: Optional[int] = 1, max_plies: Optional[int] = None,
+               observation: str = "planes", **params: Any) -> LudensVectorEnv:
+    """The gymnasium vector env of ``num_envs`` games ``name`` (or a Game) with ``params``."""
+    return LudensVectorEnv(game_of(name, params), num_envs, opponent=opponent, seat=seat, seed=seed,
+                           threads=threads, max_plies=max_plies, observation=observation)
 
 
 def env(name: Any, opponent: Opponent = "random", seat: Union[int, str] = 0,
         render_mode: Optional[str] = None, max_plies: Optional[int] = None,
-        illegal_action: str = "lose", **params: Any) -> LudensEnv:
+        illegal_action: str = "lose", observation: str = "planes", **params: Any) -> LudensEnv:
     """The single-agent env of game ``name`` (or a Game) with ``params``."""
     return LudensEnv(game_of(name, params), opponent=opponent, seat=seat, render_mode=render_mode,
-                     max_plies=max_plies, illegal_action=illegal_action)
+                     max_plies=max_plies, illegal_action=illegal_action, observation=observation)
 
 
 def _register() -> None:
@@ -191,7 +262,8 @@ def _register() -> None:
     for name in games():
         env_id = f"ludens/{name}-v0"
         if env_id not in _gym.registry:
-            _gym.register(id=env_id, entry_point="ludens.gymnasium:env", kwargs={"name": name})
+            _gym.register(id=env_id, entry_point="ludens.gymnasium:env", kwargs={"name": name},
+                          vector_entry_point="ludens.gymnasium:vector_env")
 
 
 _register()

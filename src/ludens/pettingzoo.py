@@ -23,7 +23,7 @@ tree search; ``env.state`` is the ludens State underneath.
 from __future__ import annotations
 
 import copy
-from typing import TYPE_CHECKING, Any, Optional
+from typing import TYPE_CHECKING, Any, Optional, Union
 
 import numpy as np
 
@@ -38,7 +38,7 @@ else:
     _pz = require("pettingzoo", "rl")
     _spaces = require("gymnasium.spaces", "rl")
 
-RENDER_MODES = ("human", "ansi", "svg")
+RENDER_MODES = ("human", "ansi", "svg", "rgb_array")
 
 
 class LudensAECEnv(_pz.AECEnv):  # type: ignore[misc]  # AECEnv is Any: pettingzoo has no types
@@ -113,7 +113,7 @@ class LudensAECEnv(_pz.AECEnv):  # type: ignore[misc]  # AECEnv is Any: pettingz
         if self.render_mode == "human":
             self.render()
 
-    def render(self) -> Optional[str]:
+    def render(self) -> Optional[Union[str, np.ndarray]]:
         return render(self.state, self.render_mode)
 
     def close(self) -> None:

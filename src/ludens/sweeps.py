@@ -16,7 +16,7 @@ import itertools
 import os
 from typing import Any, Iterable, Literal, Mapping, Optional, Sequence, Union, overload
 
-from ludens._checks import output_path, replacing
+from ludens import plots
 from ludens._params import in_force
 from ludens._registry import game_class, load
 from ludens.errors import ParameterError
@@ -104,74 +104,40 @@ def as_frame(table: list[Row]) -> Any:
     return pd.DataFrame(table)
 
 
-def _pyplot() -> Any:
-    try:
-        import matplotlib
-        matplotlib.use("Agg")
-        import matplotlib.pyplot as plt
-    except ImportError:
-        raise ImportError("plots need matplotlib: pip install 'ludens[plot]'") from None
-    return plt
-
-
 def check_plot_path(path: Union[str, "os.PathLike[str]"]) -> tuple[str, str]:
-    """``path`` and its picture format, when ``plot`` can write it: a file
-    name in a writable directory whose suffix names a format matplotlib
-    writes (``ParameterError`` otherwise: matplotlib itself would write
-    ``dir`` as ``dir.png``).  Needs matplotlib."""
-    name = output_path(path, "plot: path")
-    suffix = os.path.splitext(name)[1].lstrip(".").lower()
-    _pyplot()
-    from matplotlib.backend_bases import FigureCanvasBase
-    formats = FigureCanvasBase.get_supported_filetypes()
-    if suffix not in formats:
-        raise ParameterError(f"plot: path {name!r} does not end in a picture format's suffix "
-                             f"({', '.join('.' + f for f in sorted(formats))})")
-    return name, suffix
+    """``path`` and its picture format, when ``plot`` can write it (see
+    ``ludens.plots.check_path``: a file name whose suffix names a format
+    matplotlib writes, else ``ParameterError``).  Needs matplotlib."""
+    return plots.check_path(path)
 
 
-def plot(table: Any, path: Union[str, "os.PathLike[str]"], title: Optional[str] = None) -> None:
-    """Draw each player's win rate with its 95% interval, one point per
-    combination (and seed), to ``path`` (any format matplotlib writes, from
-    the file's suffix: .png, .svg, .pdf; see ``check_plot_path``), written
-    whole or not at all.  ``table`` is what ``sweep`` returns (a DataFrame or
-    a list of dicts).  Needs matplotlib.  Not thread-safe (matplotlib's
-    pyplot is not)."""
-    name, suffix = check_plot_path(path)
-    plt = _pyplot()
-    records = table.to_dict("records") if hasattr(table, "to_dict") else list(table)
+_SWEEP_COLUMNS = {"seed", "player", "wins", "win_rate", "win_low", "win_high", "games", "truncated",
+                  "draw_rate", "plies_mean", "branching"}
+
+
+def plot(table: Any, path: Optional[Union[str, "os.PathLike[str]"]] = None, title: Optional[str] = None, *,
+         x: Optional[str] = None, ax: Any = None) -> Any:
+    """Draw each player's win rate with its 95% interval and return the
+    matplotlib Figure.  A numeric parameter that varies (a size, Symple's
+    penalty; or ``x=``) is the x axis, one line per player and per value of
+    the other varying parameters (and seed); without one, each combination
+    is a labelled position.  ``ax`` draws into an existing Axes.  With
+    ``path`` the figure is also written there (any format matplotlib writes,
+    from the file's suffix: .png, .svg, .pdf; checked before drawing, see
+    ``check_plot_path``), whole or not at all.  ``table`` is what ``sweep``
+    returns (a DataFrame or a list of dicts).  Needs matplotlib.  Builds its
+    own Figure (no pyplot), so threads may plot at once on separate figures."""
+    if path is not None:
+        check_plot_path(path)
+    records = plots.records_of(table)
     if not records:
         raise ValueError("nothing to plot: the table is empty")
-    fixed = {"seed", "player", "wins", "win_rate", "win_low", "win_high", "games", "truncated",
-             "draw_rate", "plies_mean", "branching"}
-    keys = [k for k in records[0] if k not in fixed]
-    multi_seed = len({r["seed"] for r in records}) > 1
-
-    def label(r: Row) -> str:
-        parts = [f"{k}={r[k]}" for k in keys] + ([f"seed={r['seed']}"] if multi_seed else [])
-        return ", ".join(parts) or "defaults"
-
-    labels = list(dict.fromkeys(label(r) for r in records))
-    players = sorted({r["player"] for r in records})
-    fig, ax = plt.subplots(figsize=(max(4.0, 0.9 * len(labels) + 2), 3.6))
-    width = 0.8 / len(players)
-    for j, p in enumerate(players):
-        mine = [r for r in records if r["player"] == p]
-        xs = [labels.index(label(r)) + (j - (len(players) - 1) / 2) * width for r in mine]
-        ys = [r["win_rate"] for r in mine]
-        err = [[r["win_rate"] - r["win_low"] for r in mine], [r["win_high"] - r["win_rate"] for r in mine]]
-        ax.errorbar(xs, ys, yerr=err, fmt="o", capsize=3, label=f"player {p}")
-    ax.set_xticks(range(len(labels)))
-    ax.set_xticklabels(labels, rotation=30 if len(labels) > 3 else 0, ha="right" if len(labels) > 3 else "center")
-    ax.set_ylabel("win rate (95% interval)")
-    ax.set_ylim(0, 1)
-    ax.grid(axis="y", alpha=0.3)
-    ax.legend()
-    if title:
-        ax.set_title(title)
-    fig.tight_layout()
-    try:
-        with replacing(name) as f:
-            fig.savefig(f, format=suffix)
-    finally:
-        plt.close(fig)
+    keys = [k for k in records[0] if k not in _SWEEP_COLUMNS]
+    if len({r["seed"] for r in records}) > 1:
+        keys.append("seed")
+    fig = plots.interval_plot(records, keys, "player", "win_rate", "win_low", "win_high", x=x, ax=ax,
+                              ylabel="win rate (95% interval)", title=title, ylim=(0, 1),
+                              series_names={p: f"player {p}" for p in {r["player"] for r in records}})
+    if path is not None:
+        plots.save(fig, path)
+    return fig

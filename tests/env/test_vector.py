@@ -407,3 +407,61 @@ def test_an_uninitialised_env_raises_instead_of_crashing():
     live = ludens.VectorEnv("hex", 2, seed=0)
     with pytest.raises(RuntimeError, match="twice"):
         live.__init__("hex", 2)
+
+
+@pytest.mark.parametrize("name, params", list(_cases()))
+def test_where_steps_only_the_chosen_games(name, params):
+    game = ludens.load(name, **params)
+    env = ludens.VectorEnv(game, 6, seed=3)
+    rng = np.random.default_rng(1)
+    states = [game.new_initial_state() for _ in range(6)]
+    for _ in range(40):
+        where = rng.random(6) < 0.5
+        actions = env.random_actions().astype(np.int64)
+        actions[~where] = -1                        # never read in the games left out
+        obs, rewards, term, trunc, info = env.step(actions, where=where)
+        for i in range(6):
+            if not where[i]:
+                assert not term[i] and not trunc[i] and not rewards[i].any()
+                assert_same_state(env.state(i), states[i])
+                continue
+            states[i].apply_action(int(actions[i]))
+            if term[i] or trunc[i]:
+                states[i] = game.new_initial_state()
+            assert_same_state(env.state(i), states[i])
+            np.testing.assert_array_equal(obs[i], states[i].observation_tensor())
+
+
+def test_observer_chooses_who_sees_the_final_position():
+    game = ludens.load("hex", size=3)
+    for observer in (0, 1):
+        env = ludens.VectorEnv(game, 8, seed=5)
+        seen = 0
+        while seen < 20:
+            before = [env.state(i) for i in range(8)]
+            actions = env.random_actions().copy()
+            obs, rewards, term, trunc, info = env.step(actions, observer=np.full(8, observer))
+            for i in np.flatnonzero(term):
+                last = before[i]
+                last.apply_action(int(actions[i]))
+                assert last.is_terminal()
+                np.testing.assert_array_equal(info["final_observation"][i], last.observation_tensor(observer))
+                seen += 1
+
+
+def test_an_illegal_action_outside_where_is_not_read():
+    env = ludens.VectorEnv("hex", 2, seed=0)
+    env.step(np.array([0, 999]), where=np.array([True, False]))
+    with pytest.raises(IllegalActionError, match=r"env\(s\) \[1\]"):
+        env.step(np.array([1, 999]), where=np.array([True, True]))
+
+
+@pytest.mark.parametrize("kwargs", [{"where": [1, 0]}, {"where": np.ones(3, bool)}, {"observer": [0, 2]},
+                                    {"observer": [0.0, 1.0]}, {"observer": [-1, 0]}])
+def test_bad_where_or_observer_is_refused(kwargs):
+    env = ludens.VectorEnv("hex", 2, seed=0)
+    before = [env.state(i) for i in range(2)]
+    with pytest.raises(ParameterError):
+        env.step(env.random_actions(), **kwargs)
+    for i in range(2):
+        assert_same_state(env.state(i), before[i])

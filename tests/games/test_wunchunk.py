@@ -605,10 +605,9 @@ def test_ascii_board_and_observation_planes():
     s.apply_action(s.string_to_action("2i5"))
     lines = str(s).splitlines()
     assert "player 0 to move, turn in progress (1 actions), 1 of 2 stones left" in lines[0]
-    assert lines[1].split() == ["i", ".", ".", ".", ".", "2"]
-    # Row a, then the number beyond b's last cell (b6); the numbers of row a below it.
-    assert lines[9].split() == ["a", "1", "1", ".", "1", "1", "6"]
-    assert lines[10].split() == ["1", "2", "3", "4", "5"]
+    # Each row: its letter, its cells, then past a bar its first and last names.
+    assert lines[1].split() == ["i", ".", ".", ".", ".", "2", "|", "i1..i5"]
+    assert lines[9].split() == ["a", "1", "1", ".", "1", "1", "|", "a1..a5"] and len(lines) == 10
     o = s.observation_tensor(0)
     assert o.shape == (5, 9, 9)
     assert o[0].sum() == 4 and o[1].sum() == 3 and o[2].sum() == 61 - 7 and o[3].sum() == 61

@@ -99,14 +99,67 @@ def _lets_pointer_through(root, element) -> bool:
     return False
 
 
-@pytest.mark.parametrize("name", ["oust", "wunchunk", "storisende"])
-def test_hexhex_boards_print_their_numbers_in_the_terminal(name):
-    game = ludens.load(name)
+def test_storisende_prints_its_numbers_in_the_terminal():
+    game = ludens.load("storisende")
     text = str(game.new_initial_state())
     numbers = {NAME.fullmatch(n).group(2) for n in game.board.names}
     printed = set(re.findall(r"(?<![0-9])[0-9]+(?![0-9])", text.split("\n", 1)[1]))
     assert numbers <= printed
     assert {e.text for e in edge_labels(game.board) if e.axis == "column"} == numbers
+
+
+def _played(name: str, params: dict, turns: int):
+    state = ludens.load(name, **params).new_initial_state()
+    bot = ludens.bots.RandomBot(seed=3)
+    while turns and not state.is_terminal():
+        state.apply(bot.turn(state))
+        turns -= 1
+    return state
+
+
+def read_counted_rows(text: str) -> dict[str, str]:
+    """Each cell's glyph, by name, read from a terminal board of counted rows:
+    a row's letters, its glyphs, then past a bar its first and last cells
+    (``a1..a7``); the names in between counted from the first."""
+    cells = {}
+    for line in text.splitlines()[1:]:
+        m = re.fullmatch(r"\s*([a-z]+) (.*?)\s+\| ([a-z]+)([0-9]+)\.\.([a-z]+)([0-9]+)", line)
+        assert m, f"not a row with its gutter: {line!r}"
+        row, glyphs, first_row, first, last_row, last = m.groups()
+        assert row == first_row == last_row, line
+        tokens = glyphs.split()
+        assert len(tokens) == int(last) - int(first) + 1, f"row {row}: {len(tokens)} glyphs for {first}..{last}"
+        cells.update({f"{row}{int(first) + k}": t for k, t in enumerate(tokens)})
+    return cells
+
+
+@pytest.mark.parametrize("name,params", [("oust", {}), ("oust", {"size": 3}), ("wunchunk", {}),
+                                         ("wunchunk", {"size": 5})])
+def test_counted_rows_read_back_from_the_terminal(name, params):
+    """Oust's and Wunchunk's rows in the terminal: reading each row's glyphs
+    by the gutter's names finds every cell, with the glyph the game draws
+    there; no number stands where it could pass for a cell."""
+    state = _played(name, params, 12)
+    board = state.game.board
+    cells = read_counted_rows(str(state))
+    glyphs = state._glyphs()
+    assert cells == {n: glyphs[board.index(n)].strip() for n in board.names}
+    assert any(g not in (".", "") for g in cells.values()), "pieces on the board"
+
+
+def test_play_in_the_terminal_shows_the_coordinates():
+    import io
+
+    from ludens.cli import main
+    out = io.StringIO()
+    assert main(["play", "oust", "--vs", "human"], out=out, inp=io.StringIO("g1\nquit\n")) == 0
+    # The board printed after the move, between the prompts.
+    after = out.getvalue().split("player 0> ")[1].split("\nplayer 1> ")[0]
+    cells = read_counted_rows(after)
+    assert cells["g1"] == "B" and len(cells) == len(ludens.load("oust").board.names)
+    hexes = io.StringIO()
+    assert main(["play", "hex", "--vs", "human"], out=hexes, inp=io.StringIO("quit\n")) == 0
+    assert " a b c d e f g h i j k" in hexes.getvalue() and "\n11 " in hexes.getvalue()
 
 
 def test_storisende_ruler_stands_over_its_columns_in_the_terminal():
