@@ -167,6 +167,24 @@ cdef class Game:
             return "end"        # a lone early close, where "pass" means the game's own pass action
         return format_turn(parts)
 
+    def _format_line(self, state, actions, max_turns=None):
+        """``actions`` from a copy of ``state`` as space-separated turns (a turn
+        the line leaves unfinished ends in ',...'), the first ``max_turns`` of them:
+        the principal variations of MCTS and Solver."""
+        s = state.clone()
+        turns, parts = [], []
+        for a in actions:
+            parts.append(s.action_to_string(a))
+            s.apply_action(a)
+            if s.turn_plies == 0:
+                turns.append(self._format_turn(parts))
+                parts = []
+        if parts:
+            turns.append(",".join(parts) + ",...")
+        if max_turns is not None:
+            turns = turns[:max_turns]
+        return " ".join(turns)
+
     def __reduce__(self):
         return (_load_game, (self.name, self._params))
 

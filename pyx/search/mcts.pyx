@@ -8,17 +8,11 @@ down the tree, then rolls out with the game's own playout (or the generic
 one) exactly as ``ludens.simulate`` does.  Everything below ``run`` is
 ``nogil``.
 
-<<<<<<< HEAD
-The parts: the arena (arena.pxi), the steps of a simulation both selection
-rules share (simulation.pxi), UCT (uct.pxi), PUCT with an evaluator
-(puct.pxi), many PUCT searches advanced together (batched.pxi); this file
-is the Python class.  The C layout is declared in
-=======
 The parts: the arena (arena.pxi), the steps of a simulation the selection
 rules share (simulation.pxi), UCT (uct.pxi), the enhanced UCT -- RAVE,
-priors, widening, MAST and guided rollouts (enhanced.pxi) --, PUCT with an
-evaluator (puct.pxi); this file is the Python class.  The C layout is declared in
->>>>>>> main
+priors, widening, MAST, guided rollouts (enhanced.pxi) --, PUCT with an
+evaluator (puct.pxi), many PUCT searches advanced together (batched.pxi); this file
+is the Python class.  The C layout is declared in
 src/ludens/_mcts.pxd.
 """
 
@@ -40,7 +34,7 @@ import time
 
 import numpy as np
 
-from ludens._checks import index_in, number_in, short_repr, usable_cpus
+from ludens._checks import budget, index_in, number_in, short_repr, usable_cpus
 from ludens.errors import EvaluatorError, LudensError, ParameterError
 
 cnp.import_array()
@@ -180,8 +174,8 @@ cdef class MCTS:
         if (<State>state).hdr().to_move < 0:
             raise ParameterError("MCTS: the game is over in this state; there is nothing to search")
         cdef Game game = (<State>state).game
-        self._default_sims = _budget(simulations, "simulations", int)
-        self._default_seconds = _budget(seconds, "seconds", float)
+        self._default_sims = budget(simulations, "simulations", int)
+        self._default_seconds = budget(seconds, "seconds", float)
         threads = min(index_in(threads, 1, 1024, "threads"), usable_cpus())
         self._batch = index_in(batch_size, 1, 1 << 16, "batch_size")
         self._seed = <uint64_t>(index_in(seed, -(1 << 63), (1 << 64) - 1, "seed") & 0xFFFFFFFFFFFFFFFF)
@@ -317,8 +311,8 @@ cdef class MCTS:
             raise EvaluatorError(f"MCTS.{what}() called from inside the evaluator of the search it would change")
 
     def _run(self, simulations, seconds):
-        sims = _budget(simulations, "simulations", int)
-        secs = _budget(seconds, "seconds", float)
+        sims = budget(simulations, "simulations", int)
+        secs = budget(seconds, "seconds", float)
         if sims is None and secs is None:
             sims, secs = self._default_sims, self._default_seconds
             if sims is None and secs is None:
@@ -625,20 +619,7 @@ cdef class MCTS:
         """The best line from the root (``pv_actions``), as space-separated turns (a
         turn the line leaves unfinished ends in ',...')."""
         with self._lock:
-            actions = self.pv_actions()
-            s = self._root.clone()
-            turns, parts = [], []
-            for a in actions:
-                parts.append(s.action_to_string(a))
-                s.apply_action(a)
-                if s.turn_plies == 0:
-                    turns.append(self.game._format_turn(parts))
-                    parts = []
-            if parts:
-                turns.append(",".join(parts) + ",...")
-            if max_turns is not None:
-                turns = turns[:max_turns]
-            return " ".join(turns)
+            return self.game._format_line(self._root, self.pv_actions(), max_turns)
 
     def pv_actions(self):
         """The best line from the root as atomic actions: the root's best
@@ -692,11 +673,3 @@ def _frozen_copy(a):
     out.flags.writeable = False
     return out
 
-
-def _budget(value, str name, kind):
-    """None, or a non-negative budget (an integer count or finite seconds)."""
-    if value is None:
-        return None
-    if kind is int:
-        return index_in(value, 0, 1 << 62, name)
-    return number_in(value, 0, name)

@@ -35,7 +35,7 @@ import time
 
 import numpy as np
 
-from ludens._checks import index_in, number_in
+from ludens._checks import budget, index_in, number_in
 from ludens.errors import ParameterError
 
 cnp.import_array()
@@ -387,8 +387,8 @@ cdef class Solver:
         if game.num_players != 2:
             raise ParameterError(f"Solver: exact values need a two-player game; {game.name} has "
                                  f"{game.num_players} players")
-        self._default_seconds = _budget(seconds, "seconds", float)
-        self._default_nodes = _budget(nodes, "nodes", int)
+        self._default_seconds = budget(seconds, "seconds", float)
+        self._default_nodes = budget(nodes, "nodes", int)
         max_mib = number_in(max_mib, 0, "max_mib")
         if not 0 < max_mib <= 1 << 20:
             raise ParameterError(f"max_mib is {max_mib}, out of range (0, {1 << 20}]")
@@ -425,8 +425,8 @@ cdef class Solver:
 
     cdef void _start(self, seconds, nodes):
         """Budget of one call; the root's state at ply 0."""
-        secs = _budget(seconds, "seconds", float)
-        count = _budget(nodes, "nodes", int)
+        secs = budget(seconds, "seconds", float)
+        count = budget(nodes, "nodes", int)
         if secs is None and count is None:
             secs, count = self._default_seconds, self._default_nodes
         self.W.nodes = 0
@@ -607,30 +607,10 @@ cdef class Solver:
 
     def principal_variation(self, max_turns=None):
         """The proof's line as space-separated turns (an unfinished turn ends in ',...')."""
-        s = self._root.clone()
-        turns, parts = [], []
-        for a in self.pv_actions():
-            parts.append(s.action_to_string(a))
-            s.apply_action(a)
-            if s.turn_plies == 0:
-                turns.append(self.game._format_turn(parts))
-                parts = []
-        if parts:
-            turns.append(",".join(parts) + ",...")
-        if max_turns is not None:
-            turns = turns[:max_turns]
-        return " ".join(turns)
+        return self.game._format_line(self._root, self.pv_actions(), max_turns)
 
     def __repr__(self):
         v = self.value
         what = "unproven" if v is None else {1.0: "a win", 0.0: "a draw", -1.0: "a loss"}[v]
         return f"<Solver of {self.game!r}: {what}, {self.nodes} nodes>"
 
-
-def _budget(value, str name, kind):
-    """None, or a non-negative budget (an integer count or finite seconds)."""
-    if value is None:
-        return None
-    if kind is int:
-        return index_in(value, 0, 1 << 62, name)
-    return number_in(value, 0, name)

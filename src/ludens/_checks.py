@@ -1,7 +1,8 @@
 """The argument checks of ludens' public entry points, each written once: an
 integer in a range (``index_in``), a finite real number (``number_in``),
 a file name (``file_path``, ``output_path``), the all-or-nothing write
-of a file (``replacing``) and the cap of a thread count (``usable_cpus``)."""
+of a file (``replacing``), the cap of a thread count (``usable_cpus``) and a search budget
+(``budget``)."""
 
 from __future__ import annotations
 
@@ -126,3 +127,13 @@ def usable_cpus() -> int:
     if hasattr(os, "sched_getaffinity"):
         return max(1, len(os.sched_getaffinity(0)))
     return os.cpu_count() or 1
+
+
+def budget(value: Any, what: str, kind: type) -> Optional[float]:
+    """None, or a non-negative search budget named ``what``: an integer count
+    (``kind`` int) or finite seconds (``kind`` float) -- the budgets of MCTS and Solver."""
+    if value is None:
+        return None
+    if kind is int:
+        return index_in(value, 0, 1 << 62, what)
+    return number_in(value, 0, what)
