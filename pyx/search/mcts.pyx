@@ -306,6 +306,16 @@ cdef class MCTS:
             finally:
                 self._running = False
 
+    def stop(self):
+        """Make the ``run()`` under way in another thread return soon, as if its
+        budget were spent (within milliseconds, or after the evaluator batch
+        in progress): a GUI's stop button, or a match stopping its worker
+        threads on Ctrl-C (only the main thread sees KeyboardInterrupt).
+        Takes no lock and never waits, so it is callable from any thread and
+        from the evaluator.  A no-op between runs: a run that starts after
+        the call is not affected."""
+        self.S.stop = 1
+
     def _refuse_reentry(self, what):
         if self._running:
             raise EvaluatorError(f"MCTS.{what}() called from inside the evaluator of the search it would change")
@@ -328,6 +338,7 @@ cdef class MCTS:
                                     if sims is not None else 1 << 62)
         start = time.perf_counter()
         deadline = start + secs if secs is not None else None
+        self.S.stop = 0                 # a stop() from before this run is not for it
         try:
             if self._evaluator is not None:
                 self._run_puct(deadline)
@@ -357,7 +368,6 @@ cdef class MCTS:
     cdef _run_uct(self, deadline):
         cdef Tree* T0 = &self.trees[0]
         cdef int64_t chunk = 16
-        self.S.stop = 0
         workers = [threading.Thread(target=self._work, args=(k,), daemon=True) for k in range(1, self.ntrees)]
         for w in workers:
             w.start()

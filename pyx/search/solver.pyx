@@ -27,7 +27,7 @@ from libc.string cimport memcpy, memset
 
 from ludens._clock cimport monotonic_seconds
 from ludens._limits cimport MAX_PLAYERS
-from ludens._signals cimport interrupted, reraise
+from ludens._signals cimport interrupted, ludens_flag, reraise
 from ludens._state cimport Game, Header, Rules, State, rules_returns
 
 import threading
@@ -72,7 +72,8 @@ ctypedef struct Search:
     int64_t next_check       # the node count of the next look at the budget
     double deadline          # stop at this monotonic time (0: no limit)
     double next_signal       # the next look at Ctrl-C
-    int32_t aborted          # 1: budget spent, 2: Ctrl-C, 3: out of memory
+    int32_t aborted          # 1: budget spent or stop(), 2: Ctrl-C, 3: out of memory
+    ludens_flag halt         # set by stop() from another thread
     int32_t stuck            # a live position without a legal action (a rules bug)
 
 
@@ -91,10 +92,10 @@ cdef inline int8_t outcome(const Search* W, const void* core, int8_t seat) noexc
 
 
 cdef bint budget_spent(Search* W) noexcept nogil:
-    """Look at the node budget, the clock and (every 0.02 s) Ctrl-C."""
+    """Look at stop(), the node budget, the clock and (every 0.02 s) Ctrl-C."""
     cdef double now
     W.next_check = W.nodes + CHECK_EVERY
-    if W.node_limit >= 0 and W.nodes >= W.node_limit:
+    if W.halt or W.node_limit >= 0 and W.nodes >= W.node_limit:
         W.aborted = 1
     else:
         now = monotonic_seconds()
@@ -361,6 +362,8 @@ cdef class Solver:
 
     Threads: it searches without the GIL on the calling thread; its calls
     are serialised by a lock (a second thread's call waits for the first).
+    ``stop()``, from any thread, ends the call under way as if its budget
+    were spent.
     """
 
     cdef Search W
@@ -431,6 +434,7 @@ cdef class Solver:
             secs, count = self._default_seconds, self._default_nodes
         self.W.nodes = 0
         self.W.aborted = 0
+        self.W.halt = 0             # a stop() from before this call is not for it
         self.W.next_check = 0
         self.W.node_limit = -1 if count is None else count
         now = monotonic_seconds()
@@ -451,6 +455,14 @@ cdef class Solver:
         if self.W.aborted == 3:
             raise MemoryError("Solver: out of memory for the search's stacks")
         return 0
+
+    def stop(self):
+        """Make the ``solve()`` or ``action_values()`` under way in another
+        thread return within a few hundred positions, as if its budget were
+        spent (what was proven is kept): a match stopping its worker threads
+        on Ctrl-C, which only the main thread sees.  Takes no lock and never
+        waits; a no-op between calls."""
+        self.W.halt = 1
 
     def solve(self, seconds=None, nodes=None):
         """Search the root; its exact value for the player to move (+1, 0, -1),

@@ -21,7 +21,7 @@ from ludens.evaluation import EvaluationInterrupted, evaluate, skill_trace
 from ludens.errors import (IllegalActionError, LudensError, NotationError, ParameterError, PositionError,
                            RecordError)
 from ludens import bots
-from ludens.matches import MatchResult, match
+from ludens.matches import MatchInterrupted, MatchResult, match
 from ludens import metrics
 from ludens.pictures import svg
 from ludens import records
@@ -41,6 +41,7 @@ __all__ = [
     "IllegalActionError",
     "LudensError",
     "MCTS",
+    "MatchInterrupted",
     "MatchResult",
     "NotationError",
     "ParameterError",

@@ -11,9 +11,7 @@ from ludens._rng cimport Rng
 from ludens._simulate cimport Hashes
 from ludens._state cimport Game, Rules, State
 
-cdef extern from *:
-    """typedef volatile int ludens_flag;"""
-    ctypedef int ludens_flag
+from ludens._signals cimport ludens_flag
 
 cdef enum:
     F_INIT = 1              # the node's state has been seen: mover and flags are known

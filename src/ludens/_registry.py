@@ -50,17 +50,42 @@ def load(name: str, **params: Any) -> Game:
     return game
 
 
+# The parameters that change how a game is played around its own rules, in the order
+# `ludens list` names them: the pie swap (Wunchunk's through its opening), misère, Symple's
+# passing and privilege, and closing a protocol's turn early.
+TRANSFORMS = ("swap", "opening", "misere", "passing", "privilege", "upto")
+
+
+def _accepts(param: Any, value: str, game: str) -> bool:
+    try:
+        param.check(value, game)
+    except ParameterError:
+        return False
+    return True
+
+
+def takes(cls: type[Game]) -> dict[str, list[str]]:
+    """The movement protocols (``numeric``, ``symple``) and the transforms (parameter names of
+    ``TRANSFORMS``) a game class takes, read off its declared parameters."""
+    params = {p.name: p for p in cls.PARAMS}
+    protocol = params.get("protocol")
+    protocols = [kind for kind, example in (("numeric", "12*"), ("symple", "symple"))
+                 if protocol is not None and _accepts(protocol, example, cls.NAME)]
+    return {"protocols": protocols, "transforms": [name for name in TRANSFORMS if name in params]}
+
+
 def games() -> dict[str, dict[str, Any]]:
     """Every game: its title, its parameters with their defaults and ranges, and
-    the movement protocols it takes; ``in_force`` is the value each parameter
-    takes when every parameter is left at its default (a derived default such
-    as Symple's penalty, None, shows as the number it stands for)."""
+    the movement protocols and transforms it takes (``takes``); ``in_force`` is
+    the value each parameter takes when every parameter is left at its default
+    (a derived default such as Symple's penalty, None, shows as the number it
+    stands for)."""
     out = {}
     for name, cls in sorted(_GAMES.items()):
         shown = in_force(cls())
         out[name] = {"title": cls.TITLE,
                      "params": {p.name: {**p.describe(), "in_force": shown[p.name]} for p in cls.PARAMS},
-                     "protocols": getattr(cls, "PROTOCOLS", "")}
+                     **takes(cls)}
     return out
 
 

@@ -50,6 +50,12 @@ class Bot:
     def reseeded(self, seed: int) -> "Bot":
         raise NotImplementedError
 
+    def interrupt(self) -> None:
+        """Cut short the decision under way in another thread, so that its
+        ``step`` returns soon with what it has (matches call it on Ctrl-C,
+        which only the main thread sees).  Callable from any thread; a no-op
+        between decisions and for bots whose decisions are quick (this one)."""
+
     def __repr__(self) -> str:
         return f"<{self.name}>"
 
@@ -111,6 +117,7 @@ class MCTSBot(Bot):
         self.classic = classic
         self.settings = settings
         self.last: Optional[MCTS] = None
+        self._current: Optional[MCTS] = None      # the search of the decision under way
         self._searches = 0
         self._history: list[int] = []
         spec = ",".join(["classic"] * classic + [f"{k}={v}" for k, v in settings.items() if k != "evaluator"])
@@ -144,13 +151,24 @@ class MCTSBot(Bot):
     def step(self, state: State) -> int:
         _check_live(state)
         search = self._search_for(state)
-        search.run()
+        self._current = search
+        try:
+            search.run()
+        finally:
+            self._current = None
         self.last = search
         return search.best_action
 
+    def interrupt(self) -> None:
+        """The search under way returns at once (``MCTS.stop``) and ``step``
+        plays its best action so far."""
+        search = self._current
+        if search is not None:
+            search.stop()
+
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        state["last"], state["_history"] = None, []     # the tree is a cache (an MCTS does not copy)
+        state["last"], state["_current"], state["_history"] = None, None, []    # the tree is a cache
         return state
 
     def reseeded(self, seed: int) -> "MCTSBot":
@@ -226,13 +244,18 @@ class SolverBot(Bot):
         self.seed = _seed(seed)
         self.settings = settings
         self.last: Optional[Solver] = None
+        self._current: Optional[Solver] = None    # the solver of the decision under way
         spec = ",".join(f"{k}={v}" for k, v in settings.items())
         self.name = f"ab:{spec}"
 
     def step(self, state: State) -> int:
         _check_live(state)
         solver = Solver(state, **self.settings)
-        solver.solve()
+        self._current = solver
+        try:
+            solver.solve()
+        finally:
+            self._current = None
         self.last = solver
         best = solver.best_action
         if best is None:                       # not even one iteration within the budget
@@ -241,8 +264,15 @@ class SolverBot(Bot):
 
     def __getstate__(self) -> dict[str, Any]:
         state = dict(self.__dict__)
-        state["last"] = None                   # a Solver does not copy; the next decision builds one
+        state["last"] = state["_current"] = None    # a Solver does not copy; the next decision builds one
         return state
+
+    def interrupt(self) -> None:
+        """The solver under way returns at once (``Solver.stop``) and ``step``
+        plays the best action of its deepest completed iteration."""
+        solver = self._current
+        if solver is not None:
+            solver.stop()
 
     def reseeded(self, seed: int) -> "SolverBot":
         return SolverBot(seed=seed, **self.settings)

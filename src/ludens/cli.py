@@ -106,7 +106,11 @@ def cmd_list(args: argparse.Namespace, out: TextIO) -> int:
             if p["default"] is None and p["in_force"] is not None:
                 default = f"None (= {p['in_force']!r} with the other defaults)"
             print(f"    {key} = {default}  ({p['type']}{extra}) {p['doc']}", file=out)
-        print(f"    protocols: {info.get('protocols') or 'its own turns only'}", file=out)
+        protocols = ", ".join(info["protocols"]) or "none (its own turns only)"
+        print(f"    protocols (protocol=): {protocols}", file=out)
+        transforms = ", ".join("swap (opening='pie')" if name == "opening" else name
+                               for name in info["transforms"])
+        print(f"    transforms: {transforms or 'none'}", file=out)
     return 0
 
 
@@ -420,13 +424,20 @@ def cmd_match(args: argparse.Namespace, out: TextIO) -> int:
         a, b = bots.load(args.a), bots.load(args.b)
     except LudensError as e:
         raise UsageError(str(e)) from None
-    res = ludens.match(game, a, b, games=args.n, seed=args.seed, threads=args.threads, max_plies=args.max_plies,
-                       progress=not args.no_progress and not args.json)
+    interrupted = None
+    try:
+        res = ludens.match(game, a, b, games=args.n, seed=args.seed, threads=args.threads,
+                           max_plies=args.max_plies, progress=not args.no_progress and not args.json)
+    except ludens.MatchInterrupted as e:
+        res, interrupted = e.result, e
     if args.json:
-        json.dump(res.summary(), out, indent=2)
+        json.dump(res.summary(), out, indent=2, allow_nan=False)     # strict JSON: no Infinity
         print(file=out)
     else:
         print(res.table(), file=out)
+    if interrupted is not None:
+        print(f"ludens: interrupted; the table covers the {res.games} games finished", file=sys.stderr)
+        return 130
     return 0
 
 
@@ -626,7 +637,10 @@ def cmd_train(args: argparse.Namespace, out: TextIO) -> int:
     for arg in ("iterations", "games", "parallel", "simulations", "batch", "eval_games", "eval_simulations"):
         if getattr(args, arg) < 1:
             raise UsageError(f"--{arg.replace('_', '-')} must be at least 1")
-    last = train.train(game, config, Path(args.out), progress=not args.no_progress)
+    try:
+        last = train.train(game, config, Path(args.out), progress=not args.no_progress)
+    except ImportError as e:        # the train extra (JAX) is missing
+        raise UsageError(str(e)) from None
     print(f"trained {last!r}: {Path(args.out) / 'latest.lnet'}, curve in {Path(args.out) / 'curve.jsonl'}",
           file=out)
     return 0

@@ -4,7 +4,10 @@ Game i gives bot A the seat ``i % players`` (bot B takes every other seat),
 so seats alternate; both bots are reseeded from ``(seed, i)`` for it, so a
 match between bots with simulation budgets is the same whatever the number
 of games run at once.  Games run on a thread pool: the search releases the
-GIL, so they run in parallel.
+GIL, so they run in parallel.  They are handed to the pool a few at a time,
+so a match of 10**8 games takes no more memory than one of ten.  Ctrl-C
+stops a match within ~0.2 s and raises ``MatchInterrupted``, which carries
+the result of the games finished by then.
 """
 
 from __future__ import annotations
@@ -13,7 +16,7 @@ import math
 import os
 import threading
 import time
-from concurrent.futures import ThreadPoolExecutor, as_completed
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass, field
 from typing import Any, Optional, Sequence, Union
 
@@ -25,7 +28,7 @@ from ludens._state import Game
 from ludens.errors import ParameterError
 from ludens.simulation import wilson_interval
 
-__all__ = ["match", "MatchResult"]
+__all__ = ["match", "MatchResult", "MatchInterrupted"]
 
 
 @dataclass
@@ -77,6 +80,9 @@ class MatchResult:
         return _elo(self.score), (_elo(lo), _elo(hi))
 
     def summary(self) -> dict[str, Any]:
+        """The result as plain JSON data.  An infinite Elo difference (one bot
+        took every point) is None, JSON's null: ``json.dumps`` would write
+        ``Infinity``, which is not JSON."""
         n = self.games
 
         def rate(k: int) -> dict[str, Any]:
@@ -85,7 +91,8 @@ class MatchResult:
         elo, (lo, hi) = self.elo()
         return {"game": self.game, "a": self.bot_a, "b": self.bot_b, "games": n, "seed": self.seed,
                 "wins": rate(self.wins), "draws": rate(self.draws), "losses": rate(self.losses),
-                "score": self.score, "elo": elo, "elo_ci95": (lo, hi),
+                "score": self.score, "elo": _finite_or_none(elo),
+                "elo_ci95": (_finite_or_none(lo), _finite_or_none(hi)),
                 "truncated": int(self.truncated.sum()), "plies_mean": float(self.plies.mean()) if n else 0.0,
                 "seconds": self.seconds}
 
@@ -98,7 +105,7 @@ class MatchResult:
             r = s[key]
             lo, hi = r["ci95"]
             lines.append(f"A {key:<6}{r['count']:>7}{100 * r['rate']:>7.1f}%   {100 * lo:5.1f}% - {100 * hi:5.1f}%")
-        elo, (lo, hi) = s["elo"], s["elo_ci95"]
+        elo, (lo, hi) = self.elo()
         lines.append(f"score {100 * s['score']:.1f}%, Elo difference A - B: {_fmt_elo(elo)} "
                      f"(95%: {_fmt_elo(lo)} .. {_fmt_elo(hi)})")
         for seat, (w, d, l) in sorted(self.per_seat.items()):
@@ -109,6 +116,19 @@ class MatchResult:
 
     def __str__(self) -> str:
         return self.table()
+
+
+class MatchInterrupted(KeyboardInterrupt):
+    """Ctrl-C during ``match``: ``result`` is the ``MatchResult`` of the games
+    finished by then (games cut short are left out)."""
+
+    def __init__(self, result: MatchResult):
+        super().__init__(f"match interrupted after {result.games} finished games")
+        self.result = result
+
+
+def _finite_or_none(x: float) -> Optional[float]:
+    return x if math.isfinite(x) else None
 
 
 def _elo(score: float) -> float:
@@ -139,12 +159,75 @@ def play_game(game: Game, seats: Sequence[_bots.Bot], max_plies: int, stop: Opti
     return state.returns(), state.ply, not state.is_terminal()
 
 
+class _Running:
+    """The bots of the games under way, so that Ctrl-C can interrupt their
+    decisions from the main thread."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._bots: list[Any] = []
+
+    def add(self, bots: Sequence[Any]) -> None:
+        with self._lock:
+            self._bots.extend(bots)
+
+    def remove(self, bots: Sequence[Any]) -> None:
+        with self._lock:
+            for bot in bots:
+                self._bots.remove(bot)
+
+    def interrupt(self) -> None:
+        with self._lock:
+            bots = list(self._bots)
+        for bot in bots:
+            interrupt = getattr(bot, "interrupt", None)
+            if interrupt is not None:
+                interrupt()
+
+
+Row = tuple[int, int, int, bool]
+
+
+def _collect(pending: dict[Future[Row], int], done: dict[int, Row], bar: Any) -> None:
+    """Store the games that finish within 0.1 s (the main thread wakes up
+    meanwhile, so Ctrl-C is seen at once)."""
+    finished, _ = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+    for fut in finished:
+        done[pending.pop(fut)] = fut.result()
+        if bar is not None:
+            bar.update(1)
+
+
+def _wind_down(pending: dict[Future[Row], int], running: _Running, patience: float = 1.0) -> None:
+    """End the games under way: interrupt the decisions being made every
+    10 ms (a search may start just after one call) until every game has
+    stopped at its next decision, or ``patience`` seconds have passed (a bot
+    that cannot be interrupted is then left to finish alone)."""
+    for fut in pending:
+        fut.cancel()
+    end = time.perf_counter() + patience
+    while time.perf_counter() < end:
+        running.interrupt()
+        if not wait(pending, timeout=0.01).not_done:
+            return
+
+
 def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str, _bots.Bot], games: int = 100,
           seed: int = 0, threads: Optional[int] = None, max_plies: Optional[int] = None,
           progress: bool = False) -> MatchResult:
     """Play ``games`` games of ``game`` between bot A and bot B (bots or specs
     such as ``"mcts:simulations=1000"``), seats alternating, ``threads``
-    games at a time (default: the number of cores)."""
+    games at a time (default: the number of cores).
+
+    Games are handed to the pool as workers free up, at most two per worker
+    waiting, so memory does not grow with ``games``.  Ctrl-C stops the match
+    within ~0.2 s: no game starts after it, the decisions under way in the
+    worker threads are interrupted (``Bot.interrupt``: MCTS and solver bots
+    return at once; a bot of one's own that does not implement it finishes
+    its decision), and ``MatchInterrupted`` (a KeyboardInterrupt) carries
+    the result of the games finished.  Each game plays its own reseeded
+    copies of the bots, so the bots passed in are never used by two threads;
+    several matches may run at once."""
     if isinstance(game, str):
         game = load_game(game)
     if not isinstance(game, Game):
@@ -159,12 +242,18 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
         raise ParameterError(f"max_plies must be a positive integer, not {max_plies!r}")
     a, b = _bots.load(bot_a), _bots.load(bot_b)
     P = game.num_players
+    stop = threading.Event()
+    running = _Running()
 
-    def one(i: int) -> tuple[int, int, int, bool]:
+    def one(i: int) -> Row:
         seat_a = i % P
         base = (seed * 1_000_003 + i) * 2
         bots = [a.reseeded(base) if p == seat_a else b.reseeded(base + 1 + p) for p in range(P)]
-        returns, plies, truncated = play_game(game, bots, max_plies, stop)
+        running.add(bots)
+        try:
+            returns, plies, truncated = play_game(game, bots, max_plies, stop)
+        finally:
+            running.remove(bots)
         best = returns.max()
         if truncated or (returns == best).sum() > 1 and returns[seat_a] == best:
             outcome = 0
@@ -173,34 +262,45 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
         return seat_a, outcome, plies, truncated
 
     start = time.perf_counter()
-    stop = threading.Event()
-    done: dict[int, tuple[int, int, int, bool]] = {}
+    done: dict[int, Row] = {}
     bar = None
     if progress:
         from tqdm import tqdm
         bar = tqdm(total=games, desc=f"{game.name}: {a.name} vs {b.name}", unit="game", leave=False)
+    workers = min(threads, max(games, 1))
+    pool = ThreadPoolExecutor(max_workers=workers)
+    pending: dict[Future[Row], int] = {}
     try:
-        with ThreadPoolExecutor(max_workers=min(threads, max(games, 1))) as pool:
-            futures = {pool.submit(one, i): i for i in range(games)}
-            try:
-                for fut in as_completed(futures):
-                    done[futures[fut]] = fut.result()
-                    if bar is not None:
-                        bar.update(1)
-            except BaseException:
-                stop.set()          # running games end at their next decision
-                for f in futures:
-                    f.cancel()
-                raise
+        for i in range(games):
+            while len(pending) >= 2 * workers:
+                _collect(pending, done, bar)
+            pending[pool.submit(one, i)] = i
+        while pending:
+            _collect(pending, done, bar)
+    except BaseException as e:
+        stop.set()                  # the games under way end at their next decision
+        _wind_down(pending, running)
+        pool.shutdown(wait=False, cancel_futures=True)
+        if isinstance(e, KeyboardInterrupt) and not isinstance(e, MatchInterrupted):
+            # Only the games finished before Ctrl-C: one that ends while winding
+            # down may have played an interrupted decision.
+            raise MatchInterrupted(_result(game, a, b, seed, done, time.perf_counter() - start)) from None
+        raise
     finally:
         if bar is not None:
             bar.close()
-    rows = [done[i] for i in range(games)]
+    pool.shutdown(wait=True)
+    return _result(game, a, b, seed, done, time.perf_counter() - start)
+
+
+def _result(game: Game, a: _bots.Bot, b: _bots.Bot, seed: int, done: dict[int, Row], seconds: float) -> MatchResult:
+    """The MatchResult of the finished games, in the order of their numbers."""
+    rows = [done[i] for i in sorted(done)]
+    P = game.num_players
     seat_a = np.array([r[0] for r in rows], dtype=np.int8)
     outcome = np.array([r[1] for r in rows], dtype=np.int8)
     per_seat = {s: (int(((seat_a == s) & (outcome > 0)).sum()), int(((seat_a == s) & (outcome == 0)).sum()),
-                    int(((seat_a == s) & (outcome < 0)).sum())) for s in range(min(P, max(games, 1)))}
+                    int(((seat_a == s) & (outcome < 0)).sum())) for s in range(min(P, max(len(rows), 1)))}
     return MatchResult(game=game.name, bot_a=a.name, bot_b=b.name, seed=seed, seat_a=seat_a, outcome=outcome,
                        plies=np.array([r[2] for r in rows], dtype=np.int32),
-                       truncated=np.array([r[3] for r in rows], dtype=bool),
-                       seconds=time.perf_counter() - start, per_seat=per_seat)
+                       truncated=np.array([r[3] for r in rows], dtype=bool), seconds=seconds, per_seat=per_seat)

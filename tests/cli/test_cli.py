@@ -4,6 +4,7 @@ import argparse
 import csv
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -29,6 +30,31 @@ def test_list():
         assert name in p.stdout
         for key in info["params"]:
             assert key in p.stdout
+
+
+# What each game takes (docs/games/protocols.rst); the four games whose own turns hold several
+# actions take numeric protocols once the engine gives them protocol=, Oust alone also upto=.
+TAKES = {"hex": (["numeric", "symple"], ["swap", "misere", "upto"]),
+         "hox": (["numeric"], ["swap", "misere", "upto"]),
+         "tiptoptoe": (["numeric"], ["swap", "misere", "upto"]),
+         "oust": (["numeric"], ["misere", "upto"]),
+         "symple": (["numeric"], ["misere", "passing", "privilege"]),
+         "wunchunk": (["numeric"], ["opening", "misere"]),
+         "storisende": (["numeric"], ["misere"])}
+
+
+def test_list_shows_the_protocols_and_transforms_each_game_takes():
+    out = run("list").stdout
+    blocks = dict(re.findall(r"^(\w+)  \(.*?\)\n((?:    .*\n)*)", out, flags=re.M))
+    assert set(blocks) == set(TAKES)
+    for name, (protocols, transforms) in TAKES.items():
+        if "protocol" not in ludens.load(name).params:          # not yet on this build
+            protocols, transforms = [], [t for t in transforms if t != "upto"]
+        info = ludens.games()[name]
+        assert info["protocols"] == protocols and info["transforms"] == transforms, name
+        shown = "swap (opening='pie')" if transforms[0] == "opening" else transforms[0]
+        assert f"    protocols (protocol=): {', '.join(protocols) or 'none (its own turns only)'}\n" in blocks[name]
+        assert f"    transforms: {', '.join([shown] + transforms[1:])}\n" in blocks[name]
 
 
 def test_simulate_summary():

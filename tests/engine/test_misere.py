@@ -82,3 +82,22 @@ def test_misere_with_more_than_two_players_is_a_parameter_error():
 def test_misere_of_a_wrong_type_is_a_parameter_error(bad):
     with pytest.raises(ludens.ParameterError, match="misere"):
         ludens.load("oust", misere=bad)
+
+
+def test_a_draw_stays_a_draw():
+    # Symple with passing: two passes on the empty board end the game at 0-0, a draw in both.
+    for misere in (False, True):
+        s = ludens.load("symple", size=5, passing=True, misere=misere).new_initial_state()
+        s.apply("pass")
+        s.apply("pass")
+        assert s.is_terminal() and list(s.scores()) == [0, 0]
+        assert list(s.returns()) == [0.0, 0.0]
+
+
+def test_rex_the_connecting_player_loses():
+    # Hex 2 without swap: a1, b1, a2 joins player 0's rows 1 and 2; in Rex that loses.
+    for misere, returns in ((False, [1.0, -1.0]), (True, [-1.0, 1.0])):
+        s = ludens.load("hex", size=2, swap=False, misere=misere).new_initial_state()
+        for move in ("a1", "b1", "a2"):
+            s.apply(move)
+        assert s.is_terminal() and list(s.returns()) == returns

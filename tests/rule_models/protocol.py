@@ -113,3 +113,25 @@ def compare(game: Any, model: Turns, rng: Any, *, max_actions: int = 100_000) ->
         model.play(a)
         played += 1
         assert played < max_actions
+
+
+def distinct_turns(model: Turns) -> int:
+    """The number of distinct states (position and player to move) that the current turn can
+    lead to, by playing out every sequence of its actions: the count ``count_legal_turns``
+    gives, found the slow way."""
+    import copy
+    import json
+
+    start_turn, start_seat = model.turn, model.base.to_move
+    seen = set()
+
+    def walk(m: Turns) -> None:
+        if m.terminal() or m.turn != start_turn or m.base.to_move != start_seat:
+            seen.add(json.dumps([m.base.position(), m.base.to_move, m.terminal()], sort_keys=True))
+            return
+        for a in sorted(m.legal()):
+            child = copy.deepcopy(m)
+            child.play(a)
+            walk(child)
+    walk(model)
+    return len(seen)
