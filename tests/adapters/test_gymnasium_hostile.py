@@ -85,3 +85,25 @@ def test_a_failing_opponent_in_reset_leaves_no_episode_open():
 def test_bad_arguments_raise_parameter_error(kwargs, message):
     with pytest.raises(ParameterError, match=message):
         lgym.env("hex", size=3, **kwargs)
+
+
+@pytest.mark.parametrize("opponent", ["mcts:simulations=40", "ab:nodes=2000"])
+def test_an_env_with_a_searching_opponent_pickles_and_deep_copies(opponent):
+    # Tree search over adapters copies envs (issue 24 item 15): a used MCTS or
+    # solver opponent used to make that a TypeError.
+    import copy
+    import pickle
+    env = lgym.env("hex", size=4, opponent=opponent, seat=0)
+    env.reset(seed=3)
+    env.step(0)
+    for twin in (pickle.loads(pickle.dumps(env)), copy.deepcopy(env)):
+        assert twin.unwrapped.state.history == env.unwrapped.state.history
+        before = list(env.unwrapped.state.history)
+        done = False
+        while not done:                        # the copy plays on alone
+            legal = twin.unwrapped.state.legal_actions()
+            _, _, term, trunc, _ = twin.step(int(legal[0]))
+            done = term or trunc
+        assert env.unwrapped.state.history == before
+    env.step(int(env.unwrapped.state.legal_actions()[0]))          # the original goes on
+    assert len(env.unwrapped.state.history) > len(before)
