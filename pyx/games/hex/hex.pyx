@@ -18,6 +18,7 @@ from libc.string cimport memcpy, memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, Geometry, require_plane_order
+from ludens._knowledge cimport knowledge_index
 from ludens._rng cimport Rng, rng_below, splitmix64, zobrist_fill
 from ludens._protocol cimport (Protocol, protocol_close, protocol_game_over,
                                protocol_hash, protocol_may_close, protocol_may_swap, protocol_set, protocol_step)

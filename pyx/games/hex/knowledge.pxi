@@ -29,20 +29,6 @@ cdef bint _saves_bridge(const HexCore* s, const HexTables* g, int32_t c, int32_t
     return own == 1 and (g.edge[colour][c] & g.edge[colour][d]) != 0
 
 
-cdef int32_t _action_index(const int32_t* actions, int32_t n, int32_t a) noexcept nogil:
-    """The index of ``a`` in the ascending ``actions[0..n)``, or -1."""
-    cdef int32_t lo = 0, hi = n - 1, mid
-    while lo <= hi:
-        mid = (lo + hi) >> 1
-        if actions[mid] == a:
-            return mid
-        if actions[mid] < a:
-            lo = mid + 1
-        else:
-            hi = mid - 1
-    return -1
-
-
 cdef int32_t hex_rollout_policy(const void* core, const void* geom, const int32_t* actions, int32_t n,
                                 int32_t last, Rng* rng) noexcept nogil:
     """After an opponent's stone at ``last`` that intrudes into a bridge of
@@ -57,7 +43,7 @@ cdef int32_t hex_rollout_policy(const void* core, const void* geom, const int32_
     for k in range(g.geo.nbr_start[last], g.geo.nbr_start[last + 1]):
         d = g.geo.nbr[k]
         if s.cell[d] == EMPTY and _saves_bridge(s, g, last, d, colour):
-            i = _action_index(actions, n, d)
+            i = knowledge_index(actions, n, d)
             if i >= 0 and found < 6:
                 pick[found] = i
                 found += 1

@@ -79,19 +79,21 @@ in either, and every placement continues the same way.  They are the same
 state for search, so they share a hash.
 
 Parts: a cell's neighbours as bits (windows.pxi), where each colour may place
-(legality.pxi), placements and captures (captures.pxi); the core and the
+(legality.pxi), placements and captures (captures.pxi), the search's knowledge
+(knowledge.pxi: captures sought, capturable silent stones avoided); the core and the
 tables are declared in src/ludens/_oust.pxd.
 """
 
 from cpython.exc cimport PyErr_CheckSignals
-from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int16_t, int32_t, uint8_t, uint32_t, uint64_t
 from libc.string cimport memcpy, memset
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_FromStringAndSize
 from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
-from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_from, bits_list, bits_select, ctz64
+from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_from, bits_list, bits_select, ctz64, popcount64
 from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_add_alone, chains_adjacent,
                              chains_clear, chains_remove)
-from ludens._rng cimport Rng, splitmix64, zobrist_fill
+from ludens._knowledge cimport knowledge_index, knowledge_pick, knowledge_priors
+from ludens._rng cimport Rng, rng_below, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, playout_applied, playout_draw,
                             playout_running, seat_hash, seat_keys_fill, set_to_move, two_player_returns)
 from ludens._state import count_up_to, turn_limit
@@ -107,6 +109,7 @@ cdef enum:
 include "windows.pxi"
 include "legality.pxi"
 include "captures.pxi"
+include "knowledge.pxi"
 
 
 # -- the Rules table ----------------------------------------------------------
@@ -231,8 +234,8 @@ cdef Rules OUST_RULES = Rules(
     after_turn=NULL,
     playout=oust_playout,
     rollout=NULL,
-    priors=NULL,
-    rollout_policy=NULL,
+    priors=oust_priors,
+    rollout_policy=oust_rollout_policy,
     misere=False,
 )
 

@@ -24,7 +24,8 @@ a pass (that decides whether a pass ends the game); positions are compared
 without it.  A capture, a conversion, a placement or a swap can never be
 undone, so only positions since the last one can repeat (``last_irrev``).
 
-Parts: moves and walls (moves.pxi), regions and scores (regions.pxi).
+Parts: moves and walls (moves.pxi), regions and scores (regions.pxi), the
+search's knowledge (knowledge.pxi: breeding doubles, captures).
 """
 
 from libc.stdint cimport int8_t, int16_t, int32_t, uint64_t
@@ -37,7 +38,8 @@ import numpy as np
 
 from ludens._bits cimport bit_clear, bit_set, ctz64
 from ludens._board cimport OUTSIDE, Board, Geometry, geo_plane_area, geo_plane_at, geo_ray, int32_data
-from ludens._rng cimport splitmix64, splitmix64_mix
+from ludens._knowledge cimport knowledge_pick, knowledge_priors
+from ludens._rng cimport Rng, splitmix64, splitmix64_mix
 from ludens._state cimport (Game, Header, Rules, SeatKeys, State, higher_of_two, pie_swap, seat_hash, seat_keys_fill,
                             set_to_move, two_player_returns)
 
@@ -275,6 +277,7 @@ cdef void storisende_after_turn(void* core, const void* geom, const uint64_t* ha
 
 
 include "regions.pxi"
+include "knowledge.pxi"
 
 
 cdef uint64_t storisende_hash_full(const void* core, const void* geom) noexcept nogil:
@@ -324,8 +327,8 @@ cdef Rules STORISENDE_RULES = Rules(
     after_turn=storisende_after_turn,       # the threefold repetition
     playout=NULL,
     rollout=NULL,
-    priors=NULL,
-    rollout_policy=NULL,
+    priors=storisende_priors,
+    rollout_policy=storisende_rollout_policy,
     misere=False,
 )
 

@@ -11,8 +11,9 @@ maximal; under Black's privilege a plant or END follows.
 The protocol itself (plant or grow, maximal grows, the privilege) is
 ludens/_grow.pxd's, shared with Symple Hex, with the combinatorics of whole
 turns in ludens._grow; this file adds the square board, the end of the game
-on a full board and the scores (stones and chains per colour are kept by the
-grow core's ``Chains``, so ``scores`` is O(1)).
+on a full board, the scores (stones and chains per colour are kept by the
+grow core's ``Chains``, so ``scores`` is O(1)) and the search's knowledge
+(knowledge.pxi).
 """
 
 from libc.stdint cimport int16_t, int32_t, uint64_t
@@ -21,10 +22,11 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._bits cimport bit_get
 from ludens._board cimport Board
-from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, SQUARE_NBRS, START, GrowCore, GrowTables, GrowState,
+from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, grow_own_roots, SQUARE_NBRS, START, GrowCore, GrowTables, GrowState,
                            grow_after_stone, grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn,
                            grow_geom_fill, grow_keys_fill, grow_observe, grow_playout, grow_put, grow_put_roots,
                            grow_read_grown, grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
+from ludens._knowledge cimport knowledge_pick, knowledge_priors
 from ludens._rng cimport Rng, splitmix64
 from ludens._state cimport Game, PlayoutStats, Rules, State, higher_of_two, set_to_move, two_player_returns
 
@@ -120,6 +122,9 @@ cdef void symple_playout(void* core, const void* geom, Rng* rng, int32_t max_pli
     grow_playout(core, geom, rng, max_plies, st, _play_in_playout)
 
 
+include "knowledge.pxi"
+
+
 cdef Rules SYMPLE_RULES = Rules(
     core_size=sizeof(SympleCore),
     legal=grow_rules_legal,
@@ -134,8 +139,8 @@ cdef Rules SYMPLE_RULES = Rules(
     after_turn=NULL,
     playout=symple_playout,
     rollout=NULL,
-    priors=NULL,
-    rollout_policy=NULL,
+    priors=symple_priors,
+    rollout_policy=symple_rollout_policy,
     misere=False,
 )
 

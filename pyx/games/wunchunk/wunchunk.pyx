@@ -20,7 +20,8 @@ stones left, which is a node-weighted Steiner tree question (join every chunk
 of colour 0 through colour-0 stones and few empty cells); it is answered
 exactly by ``ludens._steiner`` (Dreyfus-Wagner over the chunks, of which a
 real game has at most four at that point).  Parts: the balance rule
-(balance.pxi) and the count of the balance turn's turns (turn_counting.pxi).
+(balance.pxi), the count of the balance turn's turns (turn_counting.pxi) and
+the search's knowledge (knowledge.pxi: stones weighed by the chunks they make).
 
 Colours are 0-based here, as in all code; the rules (docs/games/wunchunk.rst),
 positions and move strings (digits) and messages call colour k "colour k + 1".
@@ -28,6 +29,7 @@ positions and move strings (digits) and messages call colour k "colour k + 1".
 
 from cpython.exc cimport PyErr_CheckSignals
 from libc.stdint cimport int8_t, int16_t, int32_t, int64_t, uint8_t, uint32_t, uint64_t
+from libc.math cimport pow
 from libc.stdlib cimport free, malloc
 from libc.string cimport memcpy, memmove, memset
 from cpython.bytes cimport PyBytes_FromStringAndSize
@@ -40,6 +42,7 @@ from ludens._board cimport Board, Geometry, geo_plane_area, geo_plane_at
 from ludens._chains cimport CHAIN_MAX_COLOURS, Chains, SizeHist, chains_add, chains_clear
 from ludens._limits cimport MAX_PLAYERS, static_check
 from ludens._steiner cimport STEINER_BLOCKED, steiner_join
+from ludens._knowledge cimport knowledge_pick, knowledge_priors
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
                             playout_draw, playout_running, seat_hash, seat_keys_fill, set_to_move)
@@ -322,6 +325,9 @@ cdef void wunchunk_playout(void* core, const void* geom, Rng* rng, int32_t max_p
         playout_applied(&s.h, st)
 
 
+include "knowledge.pxi"
+
+
 cdef Rules WUNCHUNK_RULES = Rules(
     core_size=sizeof(WunCore),
     legal=wunchunk_legal,
@@ -336,8 +342,8 @@ cdef Rules WUNCHUNK_RULES = Rules(
     after_turn=NULL,
     playout=wunchunk_playout,
     rollout=NULL,
-    priors=NULL,
-    rollout_policy=NULL,
+    priors=wunchunk_priors,
+    rollout_policy=wunchunk_rollout_policy,
     misere=False,
 )
 
