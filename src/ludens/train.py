@@ -124,10 +124,15 @@ def train(game: Game, config: TrainConfig, out: Path, progress: bool = True,
     optax = require("optax", "train")
     from tqdm import tqdm
 
-    out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
     if config.iterations < 1 or config.games < 1 or config.steps < 0 or config.batch < 1:
         raise ParameterError("iterations, games and batch must be positive, steps non-negative")
+    # A NaN or infinite rate would only show up as NaN priors deep inside self-play.
+    if not (math.isfinite(config.learning_rate) and config.learning_rate > 0):
+        raise ParameterError(f"learning_rate must be a finite number > 0, got {config.learning_rate!r}")
+    if not (math.isfinite(config.weight_decay) and config.weight_decay >= 0):
+        raise ParameterError(f"weight_decay must be a finite number >= 0, got {config.weight_decay!r}")
+    out = Path(out)
+    out.mkdir(parents=True, exist_ok=True)
     say = log or (lambda text: None)
     net = nets.Network.init(config.arch, game, seed=config.seed, **config.net)
     params = {k: jax.numpy.asarray(v) for k, v in net.params.items()}

@@ -70,5 +70,5 @@ def test_cli_list_shows_protocols():
     out = io.StringIO()
     assert main(["list"], out=out) == 0
     text = out.getvalue()
-    assert "protocols: numeric (protocol=, upto=), symple" in text
-    assert "protocols: its own turns only" in text
+    assert "protocols (protocol=): numeric, symple" in text          # hex
+    assert "protocols (protocol=): none (its own turns only)" in text
