@@ -131,8 +131,16 @@ def train(game: Game, config: TrainConfig, out: Path, progress: bool = True,
         raise ParameterError(f"learning_rate must be a finite number > 0, got {config.learning_rate!r}")
     if not (math.isfinite(config.weight_decay) and config.weight_decay >= 0):
         raise ParameterError(f"weight_decay must be a finite number >= 0, got {config.weight_decay!r}")
+    if config.minutes is not None and not (math.isfinite(config.minutes) and config.minutes > 0):
+        raise ParameterError(f"minutes must be None or a finite number > 0, got {config.minutes!r}")
+    from ludens import bots
+    for spec in config.opponents:        # a bad spec fails now, not after the first iteration
+        bots.load(spec)
     out = Path(out)
-    out.mkdir(parents=True, exist_ok=True)
+    # Only the folder itself is made: a mistyped parent is an error, not a new tree of folders.
+    if not out.parent.is_dir():
+        raise ParameterError(f"out: the folder {str(out.parent)!r} does not exist")
+    out.mkdir(exist_ok=True)
     say = log or (lambda text: None)
     net = nets.Network.init(config.arch, game, seed=config.seed, **config.net)
     params = {k: jax.numpy.asarray(v) for k, v in net.params.items()}
