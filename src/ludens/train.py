@@ -30,6 +30,7 @@ from typing import Any, Callable, Optional
 import numpy as np
 
 from ludens import nets
+from ludens._checks import number_in
 from ludens._rl import require
 from ludens._state import Game
 from ludens.errors import ParameterError
@@ -127,12 +128,11 @@ def train(game: Game, config: TrainConfig, out: Path, progress: bool = True,
     if config.iterations < 1 or config.games < 1 or config.steps < 0 or config.batch < 1:
         raise ParameterError("iterations, games and batch must be positive, steps non-negative")
     # A NaN or infinite rate would only show up as NaN priors deep inside self-play.
-    if not (math.isfinite(config.learning_rate) and config.learning_rate > 0):
-        raise ParameterError(f"learning_rate must be a finite number > 0, got {config.learning_rate!r}")
-    if not (math.isfinite(config.weight_decay) and config.weight_decay >= 0):
-        raise ParameterError(f"weight_decay must be a finite number >= 0, got {config.weight_decay!r}")
-    if config.minutes is not None and not (math.isfinite(config.minutes) and config.minutes > 0):
-        raise ParameterError(f"minutes must be None or a finite number > 0, got {config.minutes!r}")
+    number_in(config.weight_decay, 0.0, "weight_decay")
+    for what in ("learning_rate", "minutes"):
+        value = getattr(config, what)
+        if value is not None and number_in(value, 0.0, what) == 0:
+            raise ParameterError(f"{what} is 0, it must be more than 0")
     from ludens import bots
     for spec in config.opponents:        # a bad spec fails now, not after the first iteration
         bots.load(spec)
