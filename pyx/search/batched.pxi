@@ -177,9 +177,8 @@ cdef class BatchedMCTS:
                 if total == 0:
                     break
                 try:
-                    pr, va = checked_evaluation(self._evaluator(self._obs[:total], self._mask[:total],
-                                                                self._players[:total]),
-                                                total, A, self._game.num_players, self._players[:total])
+                    pr, va = call_evaluator(self._evaluator, self._obs[:total], self._mask[:total],
+                                            self._players[:total], self._game.num_players)
                 finally:
                     total = 0
                     for i in range(n):

@@ -446,9 +446,8 @@ cdef class MCTS:
                             <uint8_t*>&mask[0, 0], &players[0])
             if k:
                 try:
-                    answer = self._evaluator(_frozen_copy(self._obs[:k]), _frozen_copy(self._mask[:k]),
-                                             _frozen_copy(self._players[:k]))
-                    pr, va = checked_evaluation(answer, k, self.S.A, self.S.P, self._players[:k])
+                    pr, va = call_evaluator(self._evaluator, self._obs[:k], self._mask[:k], self._players[:k],
+                                            self.S.P)
                 finally:
                     puct_release(T, &self.S, self._leaves, k)
                 puct_expand(T, &self.S, self._leaves, k, &pr[0, 0], &va[0, 0], <uint8_t*>&mask[0, 0])
@@ -758,11 +757,3 @@ cdef class MCTS:
     def __repr__(self):
         return (f"<MCTS of {self.game!r}: {self.simulations} simulations, {self.nodes} nodes, "
                 f"{self.ntrees} thread(s)>")
-
-
-def _frozen_copy(a):
-    """What the evaluator sees: a read-only copy, so that it cannot change the search's buffers."""
-    out = a.copy()
-    out.flags.writeable = False
-    return out
-

@@ -85,6 +85,23 @@ cdef void puct_release(Tree* T, const Shared* S, const int32_t* leaves, int32_t 
         virtual_loss(T, S, leaves[i], -1)
 
 
+def call_evaluator(evaluator, observations, legal_mask, current_player, int players):
+    """Call an untrusted evaluator as every search does: it sees read-only
+    copies of the inputs (so it cannot change the caller's buffers, the legal
+    mask above all), and its answer comes back checked, as float64 copies
+    (priors (B, actions), values (B, players) by seat); EvaluatorError saying
+    what is wrong otherwise."""
+    k, actions = legal_mask.shape
+    answer = evaluator(_frozen_copy(observations), _frozen_copy(legal_mask), _frozen_copy(current_player))
+    return checked_evaluation(answer, k, actions, players, current_player)
+
+
+def _frozen_copy(a):
+    out = a.copy()
+    out.flags.writeable = False
+    return out
+
+
 cdef tuple checked_evaluation(out, int k, int actions, int players, seats):
     """The evaluator's answer ``out`` for k leaves as C-contiguous float64
     copies (priors (k, actions), values (k, players) by seat, ``seats`` the

@@ -8,6 +8,9 @@ from ludens._state import Game, State
 #    current_player (B,) int32) -> (priors (B, num_actions), values (B, players) or (B,))
 Evaluator = Callable[[np.ndarray, np.ndarray, np.ndarray], tuple[np.ndarray, np.ndarray]]
 
+def call_evaluator(evaluator: Evaluator, observations: np.ndarray, legal_mask: np.ndarray,
+                   current_player: np.ndarray, players: int) -> tuple[np.ndarray, np.ndarray]: ...
+
 class MCTS:
     seconds_spent: float
     def __init__(self, state: State, *, simulations: Optional[int] = None, seconds: Optional[float] = None,

@@ -47,6 +47,7 @@ import numpy as np
 import numpy.typing as npt
 
 from ludens._checks import index_in
+from ludens._mcts import call_evaluator
 from ludens._rl import game_of, observation_high
 from ludens._state import Game
 from ludens._vector import VectorEnv
@@ -113,7 +114,10 @@ class AgentVectorEnv:
                                                     npt.NDArray[np.float32]]:
         """The agent's ``actions`` (one per game) and the opponent's replies;
         returns ``(observations, rewards, terminated, truncated, final)``.
-        IllegalActionError (no game changed) for an illegal action."""
+        IllegalActionError (no game changed) for an illegal action.  An
+        evaluator opponent's answer is checked (EvaluatorError if it is not
+        priors and values of the right shapes, finite); the agent's actions
+        are applied by then, so after that error call ``reset()``."""
         if self.self_play:
             movers = self._player.copy()
             obs, rew, term, trunc, info = self.vec.step(actions)
@@ -171,8 +175,8 @@ class AgentVectorEnv:
         assert callable(self.opponent)
         rows = np.flatnonzero(waiting)
         mask = self._mask[rows]
-        priors, _ = self.opponent(self._obs[rows], mask, self._player[rows])
-        scores = np.where(mask, np.asarray(priors, dtype=np.float64), -np.inf)
+        priors, _ = call_evaluator(self.opponent, self._obs[rows], mask, self._player[rows], self.game.num_players)
+        scores = np.where(mask, priors, -np.inf)
         actions = np.zeros(self.num_envs, dtype=np.int32)
         actions[rows] = np.argmax(scores, axis=1)
         return actions

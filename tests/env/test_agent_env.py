@@ -8,7 +8,7 @@ import pytest
 
 import ludens
 from ludens.agent_env import AgentVectorEnv
-from ludens.errors import IllegalActionError, ParameterError
+from ludens.errors import EvaluatorError, IllegalActionError, ParameterError
 from ludens.nets import Network
 
 CASES = [("hex", {"size": 3}), ("tiptoptoe", {}), ("symple", {"size": 4}), ("oust", {"size": 3}),
@@ -20,13 +20,14 @@ class Preference:
 
     def __init__(self, game, seed):
         self.scores = np.random.default_rng(seed).random(game.num_actions)
+        self.players = game.num_players
         self.calls = 0
 
     def __call__(self, obs, mask, player):
         self.calls += 1
         assert len(obs) == len(mask) == len(player) > 0
         priors = np.tile(self.scores, (len(obs), 1)) * mask
-        return priors / priors.sum(axis=1, keepdims=True), np.zeros(len(obs))
+        return priors / priors.sum(axis=1, keepdims=True), np.zeros((len(obs), self.players))
 
     def action(self, state):
         legal = state.legal_actions()
@@ -168,3 +169,20 @@ def test_an_illegal_action_changes_no_game():
 def test_bad_arguments(kwargs):
     with pytest.raises(ParameterError):
         AgentVectorEnv("hex", 2, **kwargs)
+
+
+def test_an_opponent_sees_read_only_copies_and_its_answer_is_checked():
+    game = ludens.load("hex", size=3)
+
+    def writer(obs, mask, player):
+        for a in (obs, mask, player):
+            assert not a.flags.writeable
+        return mask.astype(float), np.zeros(len(obs))
+
+    env = AgentVectorEnv(game, 4, opponent=writer, seat=1, seed=0)
+    env.reset()
+    env.step(env.sample_actions())
+    for answer in [None, (np.full((4, 9), np.nan), np.zeros(4)), (np.ones((4, 8)), np.zeros(4)),
+                   (-np.ones((4, 9)), np.zeros(4))]:
+        with pytest.raises(EvaluatorError):
+            AgentVectorEnv(game, 4, opponent=lambda o, m, p, answer=answer: answer, seat=1, seed=0).reset()

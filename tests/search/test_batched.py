@@ -112,3 +112,21 @@ def test_bad_arguments():
         b.run(5)
     m = b.searches[0]
     assert m.simulations == 0 and m.nodes == 1       # the failed round left no pending leaf behind
+
+
+def test_the_evaluator_sees_read_only_copies():
+    """Clearing or setting the legal mask it is given changes nothing in the search."""
+    game = ludens.load("hex", size=4)
+    states = [game.new_initial_state() for _ in range(3)]
+
+    def meddling(obs, mask, players):
+        for a in (obs, mask, players):
+            assert not a.flags.writeable
+            a.flags.writeable = True        # a copy of its own: allowed, and harmless
+        mask[:] = True
+        return np.ones(mask.shape), np.zeros(len(obs))
+
+    batched = ludens.BatchedMCTS(states, meddling, batch_size=2)
+    batched.run(30)
+    for state, search in zip(states, batched.searches):
+        assert search.best_action in state.legal_actions()
