@@ -59,7 +59,7 @@ def _has(module: str) -> bool:
 
 # Examples that need an optional extra run only where it is installed.
 EXTRAS = {"plot": ("matplotlib", ("sweeps.plot(", "evaluation.plot(", "--plot")), "pandas": ("pandas", ("to_pandas(",)),
-          "rl": ("pettingzoo", ("from ludens import pettingzoo", "from ludens import gymnasium")),
+          "rl": ("pettingzoo", ("from ludens import pettingzoo", "from ludens import gymnasium", "import gymnasium")),
           "openspiel": ("pyspiel", ("from ludens import openspiel",)),
           "sb3": ("sb3_contrib", ("from sb3_contrib",))}
 
