@@ -251,3 +251,16 @@ def test_undo_inside_a_turn_by_clicks(server, browser):
     # A cell's name shows on hover: its <title>.
     title = browser.execute_script("return document.querySelector('#board .cell').querySelector('title').textContent")
     assert title == browser.find_element(By.CSS_SELECTOR, "#board .cell").get_attribute("data-cell")
+
+
+def test_an_empty_host_is_refused_every_interface_is_said_by_name():
+    # The socket takes "" as every interface: asked for silently, it exposed the page.
+    from ludens.errors import ParameterError
+    for host in ("", "  ", None):
+        with pytest.raises(ParameterError, match="0.0.0.0"):
+            make_server(host, 0)
+    srv = make_server("0.0.0.0", 0)
+    try:
+        assert srv.server_address[0] == "0.0.0.0"
+    finally:
+        srv.server_close()
