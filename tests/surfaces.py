@@ -31,6 +31,17 @@ from ludens.errors import EvaluatorError, LudensError
 
 GAMES = {"hex": dict(size=4), "hox": dict(size=4), "symple": dict(size=3), "oust": dict(size=3),
          "wunchunk": dict(size=5), "storisende": dict(size=3), "tiptoptoe": {}}
+# Numeric protocols (docs/games/protocols.rst), drawn instead of the base game now and then.
+PROTOCOLS = {"hex": [dict(protocol="12*", upto=True)], "tiptoptoe": [dict(protocol="1234+")],
+             "oust": [dict(protocol="2*"), dict(protocol="1234+", upto=True)],
+             "storisende": [dict(protocol="12*"), dict(protocol="2*")]}
+
+
+def _params(rng: random.Random, name: str) -> dict:
+    """The parameters of ``name`` for one round: the base game's, or one of its protocols."""
+    variants = PROTOCOLS.get(name, [])
+    extra = variants[rng.randrange(len(variants))] if variants and rng.random() < 0.4 else {}
+    return {**GAMES[name], **extra}
 
 
 class EvaluatorFault(Exception):
@@ -74,7 +85,7 @@ def evaluator_surface(count: int, seed: int) -> tuple[Counter, list[str]]:
     calls = 0
     while calls < count:
         name = rng.choice(sorted(GAMES))
-        game = ludens.load(name, **GAMES[name])
+        game = ludens.load(name, **_params(rng, name))
         state = game.new_initial_state()
         for _ in range(rng.randrange(0, 6)):
             if state.is_terminal():
@@ -196,7 +207,7 @@ def vector_surface(count: int, seed: int) -> tuple[Counter, list[str]]:
     indices = [0, -1, 1, 7, 2**31, 1.0, "0", None, True, np.int8(1)]
     while calls < count:
         name = rng.choice(sorted(GAMES))
-        env = VectorEnv(ludens.load(name, **GAMES[name]), rng.choice([1, 3, 8]), seed=rng.randrange(1 << 30),
+        env = VectorEnv(ludens.load(name, **_params(rng, name)), rng.choice([1, 3, 8]), seed=rng.randrange(1 << 30),
                         threads=rng.choice([1, 2]))
         obs, info = env.reset()
         rewards = np.zeros((env.num_envs, env.num_players), dtype=np.float32)
@@ -273,14 +284,15 @@ def adapter_surface(count: int, seed: int) -> tuple[Counter, list[str]]:
     calls = 0
     while calls < count:
         name = rng.choice(sorted(GAMES))
-        spiel = los.load_game(name, **GAMES[name], max_plies=rng.choice([0, 3, 30]))
+        params = _params(rng, name)
+        spiel = los.load_game(name, **params, max_plies=rng.choice([0, 3, 30]))
         state = spiel.new_initial_state()
 
         def flaky(s: ludens.State) -> Any:
             if rng.random() < 0.2:
                 return rng.choice(junk) if rng.random() < 0.5 else int(s.legal_actions()[0])
             raise EvaluatorFault("opponent fails")
-        env = lgym.env(name, opponent=flaky, seat=0, **GAMES[name])
+        env = lgym.env(name, opponent=flaky, seat=0, **params)
         try:
             obs, info = env.reset(seed=rng.randrange(1000))
         except EvaluatorFault:
@@ -340,8 +352,8 @@ def record_surface(count: int, seed: int) -> tuple[Counter, list[str]]:
     rng = random.Random(seed)
     outcomes: Counter = Counter()
     failures: list[str] = []
-    recs = [records.from_state(records.random_game(ludens.load(n, **GAMES[n]), seed, 0, 40), seed=seed)
-            for n in sorted(GAMES)]
+    recs = [records.from_state(records.random_game(ludens.load(n, **p), seed, 0, 40), seed=seed)
+            for n in sorted(GAMES) for p in [GAMES[n]] + [{**GAMES[n], **v} for v in PROTOCOLS.get(n, [])]]
     lines = [json.dumps(r) for r in recs]
     with tempfile.TemporaryDirectory() as tmp:
         target = os.path.join(tmp, rng.choice(["r.jsonl", "r.jsonl.gz"]))

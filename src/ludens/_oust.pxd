@@ -8,6 +8,7 @@ from libc.stdint cimport int16_t, int32_t, uint64_t
 
 from ludens._board cimport Geometry
 from ludens._chains cimport CHAIN_MAX_CELLS, Chains
+from ludens._protocol cimport Protocol
 from ludens._state cimport Header, SeatKeys
 
 cdef enum:
@@ -33,10 +34,12 @@ ctypedef struct OustTables:
     int32_t ncells
     int32_t nwords                  # words of a cell bitset on this board
     int32_t pass_action
+    int32_t end_action              # under upto: `end` closes a turn between moves; else -1
     Around around[CHAIN_MAX_CELLS]
     uint64_t zobrist[2][CHAIN_MAX_CELLS]
     SeatKeys keys
     uint64_t z_passed               # the last turn was a pass
+    Protocol proto                  # the numeric protocol: moves per turn
 
 
 ctypedef struct OustCore:

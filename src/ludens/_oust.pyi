@@ -24,3 +24,5 @@ class OustState(State):
     def count_legal_turns(self, limit: Optional[int] = None) -> int:
         """The number of distinct legal turns (capture states searched once each)."""
     def legal_turns(self) -> Iterator[str]: ...
+    def moves_left(self) -> int:
+        """Moves still to make in the current turn under the protocol (at most, under upto); 0 when over."""

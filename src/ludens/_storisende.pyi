@@ -43,3 +43,5 @@ class StorisendeState(State):
         """Territory hex name -> id of its territory (ids never merge during play)."""
     @property
     def phase(self) -> Literal["setup", "play"]: ...
+    def moves_left(self) -> int:
+        """Moves still to make in the current play turn under the protocol (1 in the setup, 0 when over)."""

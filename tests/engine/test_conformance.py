@@ -32,6 +32,9 @@ CASES: dict[str, list[tuple[dict, int]]] = {
                   ({"protocol": "1234+", "upto": True}, 30), ({"misere": True}, 20)],
     "storisende": [({}, 100), ({"size": 3}, 50), ({"size": 8}, 10), ({"threefold": False}, 20), ({"size": 3, "misere": True}, 10),
                    ({"board": "modular", "modules": 5, "seed": 1}, 20),
+                   # numeric protocols: moves per turn (docs/games/protocols.rst)
+                   ({"size": 3, "protocol": "12*"}, 15), ({"size": 3, "protocol": "2*"}, 15),
+                   ({"size": 4, "protocol": "1234+"}, 10), ({"size": 3, "protocol": "2*", "threefold": False}, 5),
                    # hexhex 3 without its centre: lines cross the hole
                    ({"board": "custom", "cells": [(q, r) for r in range(-2, 3) for q in range(-2, 3)
                                                   if abs(q + r) <= 2 and (q, r) != (0, 0)]}, 20)],
@@ -42,7 +45,11 @@ CASES: dict[str, list[tuple[dict, int]]] = {
                ({"size": 5, "misere": True, "passing": True}, 10)],
     "oust": [({}, 60), ({"size": 4}, 100), ({"size": 2}, 30), ({"size": 13}, 3),
              ({"board": "square", "size": 3}, 10), ({"board": "square", "size": 5}, 40),
-             ({"board": "square"}, 20), ({"size": 3, "misere": True}, 10)],
+             ({"board": "square"}, 20), ({"size": 3, "misere": True}, 10),
+             # numeric protocols: moves per turn (docs/games/protocols.rst)
+             ({"size": 4, "protocol": "12*"}, 20), ({"size": 3, "protocol": "2*"}, 20),
+             ({"size": 4, "protocol": "1234+"}, 15), ({"size": 3, "protocol": "2*", "upto": True}, 15),
+             ({"board": "square", "size": 4, "protocol": "12*", "upto": True}, 15)],
     "wunchunk": [({}, 50), ({"opening": "balance"}, 60), ({"size": 5}, 40),
                  ({"size": 7, "players": 3, "opening": "balance"}, 25), ({"size": 8, "players": 3}, 10),
                  ({"size": 7, "players": 4}, 15), ({"size": 8, "players": 4, "opening": "balance"}, 10),

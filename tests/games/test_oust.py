@@ -154,7 +154,8 @@ def test_size_defaults_depend_on_the_board():
     assert ludens.load("oust", size=13).board.num_cells == 469
     assert ludens.load("oust", board="square", size=25).board.num_cells == 625
     assert ludens.load("oust", board="square", size=3).board.num_cells == 9
-    assert ludens.load("oust").params == {"board": "hexhex", "size": None, "misere": False}
+    assert ludens.load("oust").params == {"board": "hexhex", "size": None, "protocol": "1*", "upto": False,
+                                          "misere": False}
 
 
 @pytest.mark.parametrize("params", [{"size": 1}, {"size": 14}, {"board": "square", "size": 2},

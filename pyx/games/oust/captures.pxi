@@ -13,19 +13,30 @@ cdef inline void _occupy(OustCore* s, const OustTables* g, int32_t c, int32_t p)
 
 
 cdef void _end_turn(OustCore* s, const OustTables* g) noexcept nogil:
+    """The turn is over before the protocol's entry (a pass, `end`, a mover left without a placement)."""
     cdef int32_t p = s.h.to_move
-    set_to_move(&s.h, &g.keys, 1 - p)
-    s.h.turn_plies = 0
+    protocol_close(&s.h, &g.proto, &g.keys, 1 - p)
+    refresh_legal(s, g, 1 - p)
+
+
+cdef void _end_move(OustCore* s, const OustTables* g) noexcept nogil:
+    """The mover's move is complete (a silent stone): its next move of the turn, unless
+    it has no placement (then the turn simply ends), or the other colour's turn."""
+    cdef int32_t p = s.h.to_move
+    if protocol_move_done(&s.h, &g.proto, &g.keys, 1 - p):
+        refresh_legal(s, g, p)
+        if _can_place(s, g, p):
+            return
+        protocol_close(&s.h, &g.proto, &g.keys, 1 - p)
     refresh_legal(s, g, 1 - p)
 
 
 cdef void _pass(OustCore* s, const OustTables* g) noexcept nogil:
-    """A pass; the second in succession ends the game in a draw (docs/games/oust.rst)."""
+    """A pass (a whole turn); the second in succession ends the game in a draw (docs/games/oust.rst)."""
     s.h.hash ^= g.z_passed
     if s.passes == 1:
         s.passes = 2
-        set_to_move(&s.h, &g.keys, -1)
-        s.h.turn_plies = 0
+        protocol_game_over(&s.h, &g.proto, &g.keys)
     else:
         s.passes = 1
         _end_turn(s, g)
@@ -80,7 +91,7 @@ cdef void _place_silent(OustCore* s, const OustTables* g, int32_t c, uint64_t lo
         lone_hi &= ~s.near[q][w + 1]
     _settle(s, p, w, lone_lo, s.reach[c] == 1)       # when no enemy is next to the cell
     _settle(s, p, w + 1, lone_hi, s.reach[c] == 1)
-    _end_turn(s, g)
+    _end_move(s, g)
 
 
 cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c, uint64_t lone_lo,
@@ -178,8 +189,7 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c, uint64_t
         s.stale[k][w + 1] |= lone_hi & _empty(s, w + 1)
     if s.ch.stones[q] == 0:
         s.winner = p
-        set_to_move(&s.h, &g.keys, -1)
-        s.h.turn_plies = 0
+        protocol_game_over(&s.h, &g.proto, &g.keys)
         return
     # The cells next to the new chain, no enemy and no other p chain: not legal.
     cdef uint64_t* others = members     # p's stones outside the new chain, in place
@@ -189,9 +199,9 @@ cdef void _place_capturing(OustCore* s, const OustTables* g, int32_t c, uint64_t
         _settle(s, p, w, _next_to_none(g, w, near_chain[w] & _empty(s, w) & ~s.near[q][w], others), 0)
     refresh_legal(s, g, p)
     if _can_place(s, g, p):
-        s.h.turn_plies += 1
+        move_action(&s.h, &g.proto)         # the move goes on: the same colour places again
     else:
-        _end_turn(s, g)
+        _end_turn(s, g)                     # no placement after a capture: the turn simply ends
 
 
 cdef void _place(OustCore* s, const OustTables* g, int32_t c) noexcept nogil:

@@ -2,13 +2,19 @@
 """Oust (rules: docs/games/oust.rst) on a hexhex or a square board.
 
 Actions: a cell index places a stone of the mover's colour there;
-``num_cells`` is PASS.  A placement is *silent* when the cell touches no
+``num_cells`` is PASS; under ``upto`` ``num_cells + 1`` is END.  A placement is *silent* when the cell touches no
 stone of the mover's colour (the turn ends), *capturing* otherwise: legal
 only when the chain it forms touches an enemy chain and is strictly larger
 than every enemy chain it touches, which are all removed; the mover then
 places again.  The turn also ends when the capture removes the opponent's
 last stone (a win) or leaves the mover with no legal placement.  PASS is
 legal only at the start of a turn without any legal placement.
+
+That turn is a *move* under a numeric protocol (ludens/_protocol.pxd): a
+silent stone completes it (``protocol_move_done``), a capture that leaves the
+mover a placement continues it (``move_action``), and a pass, a mover left
+without a placement (after a capture, or at the start of a later move of the
+turn) or END ends the whole turn (``protocol_close``).
 
 Chains are kept by ``ludens._chains`` (member lists, union by size): a
 capture walks the new chain once and removes each enemy chain in O(its
@@ -71,12 +77,14 @@ Two passes in succession end the game in a draw (the position can never
 change again), so the core counts the passes before the turn.
 
 Hash: stones, the colour to move and whether the last turn was a pass,
-nothing about the turn so far.  A
+and the protocol's key (none under ``1*``), nothing about the move so far.  A
 position in the middle of a turn (after a capture) has exactly the future
 of the same board at the start of that player's turn: the mover then has a
 legal placement (else the turn would have ended), so PASS is not available
 in either, and every placement continues the same way.  They are the same
-state for search, so they share a hash.
+state for search, so they share a hash (under a protocol, so do the
+position within a move and at the start of that move; under ``upto`` the
+protocol's key tells them apart: END is legal only between moves).
 
 Parts: a cell's neighbours as bits (windows.pxi), where each colour may place
 (legality.pxi), placements and captures (captures.pxi), the search's knowledge
@@ -93,12 +101,15 @@ from ludens._bits cimport bit_clear, bit_get, bit_set, bits_counts, bits_from, b
 from ludens._chains cimport (CHAIN_MAX_CELLS, Chains, chains_add, chains_add_alone, chains_adjacent,
                              chains_clear, chains_remove)
 from ludens._knowledge cimport knowledge_index, knowledge_pick, knowledge_priors
+from ludens._protocol cimport (move_action, protocol_close, protocol_game_over, protocol_hash, protocol_may_close,
+                               protocol_move_done, protocol_set)
 from ludens._rng cimport Rng, rng_below, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, playout_applied, playout_draw,
                             playout_running, seat_hash, seat_keys_fill, set_to_move, two_player_returns)
 from ludens._state import count_up_to, turn_limit
 from ludens._params import MISERE, Param
 from ludens.errors import ParameterError
+from ludens import protocols
 
 cdef enum:
     HEX_SIDES_MIN = 2
@@ -121,6 +132,9 @@ cdef int32_t oust_legal(const void* core, const void* geom, int32_t* out) noexce
     if n == 0 and s.h.turn_plies == 0:
         out[0] = g.pass_action
         n = 1
+    if protocol_may_close(&s.h, &g.proto):
+        out[n] = g.end_action
+        n += 1
     return n
 
 
@@ -131,7 +145,7 @@ cdef int32_t oust_legal_mask(const void* core, const void* geom, uint8_t* out) n
     cdef const uint64_t* legal = s.legal[s.h.to_move]
     cdef int32_t w, n = 0
     cdef uint64_t x
-    memset(out, 0, g.pass_action + 1)
+    memset(out, 0, g.pass_action + (2 if g.end_action >= 0 else 1))
     for w in range(g.nwords):
         x = legal[w]
         while x:
@@ -139,7 +153,11 @@ cdef int32_t oust_legal_mask(const void* core, const void* geom, uint8_t* out) n
             n += 1
             x &= x - 1
     out[g.pass_action] = n == 0 and s.h.turn_plies == 0
-    return n + out[g.pass_action]
+    n += out[g.pass_action]
+    if g.end_action >= 0:
+        out[g.end_action] = protocol_may_close(&s.h, &g.proto)
+        n += out[g.end_action]
+    return n
 
 
 cdef bint oust_is_legal(const void* core, const void* geom, int32_t a) noexcept nogil:
@@ -147,6 +165,8 @@ cdef bint oust_is_legal(const void* core, const void* geom, int32_t a) noexcept 
     cdef const OustTables* g = <const OustTables*>geom
     if a == g.pass_action:
         return s.h.turn_plies == 0 and not _can_place(s, g, s.h.to_move)
+    if a == g.end_action:
+        return protocol_may_close(&s.h, &g.proto)
     return 0 <= a < g.ncells and bit_get(s.legal[s.h.to_move], a)
 
 
@@ -155,6 +175,8 @@ cdef void oust_apply(void* core, const void* geom, int32_t a) noexcept nogil:
     cdef const OustTables* g = <const OustTables*>geom
     if a == g.pass_action:
         _pass(s, g)
+    elif a == g.end_action:
+        _end_turn(s, g)
     else:
         _place(s, g, a)
 
@@ -181,7 +203,7 @@ cdef uint64_t oust_hash_full(const void* core, const void* geom) noexcept nogil:
             z ^= g.zobrist[s.ch.colour[c]][c]
     if s.passes == 1:
         z ^= g.z_passed
-    return z ^ seat_hash(&s.h, &g.keys)
+    return z ^ seat_hash(&s.h, &g.keys) ^ protocol_hash(&s.h, &g.proto)
 
 
 cdef void oust_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
@@ -201,19 +223,24 @@ cdef void oust_playout(void* core, const void* geom, Rng* rng, int32_t max_plies
                        int32_t* buf, PlayoutStats* st) noexcept nogil:
     # The generic playout's draws, without writing the legal list: draw i
     # among the mover's legal cells, then find the i-th set bit (ascending
-    # cells, as oust_legal lists them).  A forced pass is a draw over one.
+    # cells, as oust_legal lists them).  A forced pass is a draw over one;
+    # END, where legal, comes after the cells (and a forced pass).
     cdef OustCore* s = <OustCore*>core
     cdef const OustTables* g = <const OustTables*>geom
-    cdef int32_t n, i
+    cdef int32_t n, i, m
     cdef int32_t counts[WORDS]
-    cdef bint forced_pass
+    cdef bint forced_pass, may_end
     while playout_running(&s.h, st, max_plies):
         n = bits_counts(s.legal[s.h.to_move], g.nwords, counts)
         forced_pass = n == 0 and s.h.turn_plies == 0
-        i = playout_draw(rng, st, 1 if forced_pass else n)
+        may_end = protocol_may_close(&s.h, &g.proto)
+        m = 1 if forced_pass else n
+        i = playout_draw(rng, st, m + may_end)
         if i < 0:
             return
-        if forced_pass:
+        if i == m:
+            _end_turn(s, g)
+        elif forced_pass:
             _pass(s, g)
         else:
             _place(s, g, bits_select(s.legal[s.h.to_move], counts, g.nwords, i))
@@ -248,6 +275,8 @@ _SIZE = Param("size", None, "hexhex side (default 7) or square side (default 11)
               lo=HEX_SIDES_MIN, hi=SQUARE_MAX, optional=True)
 _DEFAULT_SIZE = {"hexhex": 7, "square": 11}
 _SIZE_RANGE = {"hexhex": (HEX_SIDES_MIN, HEX_SIDES_MAX), "square": (SQUARE_MIN, SQUARE_MAX)}
+_PROTOCOL = protocols.move_protocol_param()
+_UPTO = protocols.upto_param()
 
 
 cdef class OustGame(Game):
@@ -258,7 +287,8 @@ cdef class OustGame(Game):
 
     NAME = "oust"
     TITLE = "Oust"
-    PARAMS = (_BOARD, _SIZE, MISERE)
+    PARAMS = (_BOARD, _SIZE, _PROTOCOL, _UPTO, MISERE)
+    PROTOCOLS = "numeric (protocol=, upto=): moves per turn"
     SCORES_DECIDE = True
     COLOURS = ("Black", "White")
     cdef OustTables g
@@ -281,6 +311,7 @@ cdef class OustGame(Game):
         self.g.ncells = n
         self.g.nwords = (n + 63) >> 6
         self.g.pass_action = n
+        self.g.end_action = n + 1 if params["upto"] else -1
         for c in range(n):
             _fill_around(&self.g.around[c], board.neighbours(c))
         cdef uint64_t x = 0x4F555354 ^ (<uint64_t>size << 32) ^ (<uint64_t>(kind == "square") << 40)
@@ -288,22 +319,25 @@ cdef class OustGame(Game):
             zobrist_fill(self.g.zobrist[colour], n, &x)
         seat_keys_fill(&self.g.keys, &x, 2, ~(<uint64_t>0))
         self.g.z_passed = splitmix64(&x)
+        protocol_set(&self.g.proto, params["protocol"], params["upto"], splitmix64(&x), ~(<uint64_t>0))
 
         cdef OustCore init
         _reset(&init)
         rebuild_derived(&init, &self.g)
         # A safety cap (a full board ends in two passes; nothing bounds the
         # captures in general).  Finished random games stay below 3.5 plies
-        # per cell (100,000s of games on several boards).
-        self.default_max_plies = 10 * n
+        # per cell (100,000s of games on several boards); under upto, at most
+        # one END per silent stone.
+        self.default_max_plies = (20 if params["upto"] else 10) * n
         self.observation_shape = (3,) + board.shape2d
         self._state_type = OustState
-        self._set_rules(&OUST_RULES, &self.g, _core_bytes(&init), tuple(board.names) + ("pass",),
-                        n, -1)
+        names = tuple(board.names) + ("pass",) + (("end",) if params["upto"] else ())
+        self._set_rules(&OUST_RULES, &self.g, _core_bytes(&init), names, n, self.g.end_action)
 
     def _core_from_position(self, reader):
         """``board`` (cell -> colour digit 1 or 2), ``to_move`` (-1 once over) and
-        ``passes`` (passes in succession before this turn; 2 once drawn)."""
+        ``passes`` (passes in succession before this turn; 2 once drawn); under a
+        protocol ``turn``, ``turn_moves`` and ``move_plies`` (ludens.protocols.position_moves)."""
         cdef OustCore s
         cdef Board board = self.board
         cdef int32_t to_move, passes
@@ -314,7 +348,15 @@ cdef class OustGame(Game):
         passes = reader.integer("passes", 0, 0, 2)
         s.h.to_move = to_move
         s.passes = passes
+        turn, moves, plies = protocols.position_moves(reader, self._params["protocol"])
+        if (moves or plies) and (to_move == -1 or passes):
+            raise reader.fail("turn_moves and move_plies are 0 between turns: once the game is over "
+                              "or after a pass")
+        s.h.proto_turn, s.h.turn_moves, s.h.move_plies = turn, moves, plies
+        s.h.turn_plies = moves + plies     # some actions of the turn are taken: no pass now
         rebuild_derived(&s, &self.g)
+        if s.h.turn_plies and not _can_place(&s, &self.g, to_move):
+            raise reader.fail("in the middle of a turn the mover has a placement (else the turn is over)")
         if passes == 2:
             if to_move != -1 or _can_place(&s, &self.g, 0) or _can_place(&s, &self.g, 1):
                 raise reader.fail("passes is 2 (a draw) but the game goes on: to_move must be -1 "
@@ -359,6 +401,10 @@ cdef class OustState(State):
             if s.h.turn_plies:
                 return "pass is only allowed at the start of a turn"
             return "pass is only allowed when no placement is possible"
+        if action == g.end_action:
+            if s.h.move_plies:
+                return "'end' closes a turn between moves, not after a capture"
+            return "'end' closes a turn only after at least one complete move of it"
         if s.ch.colour[action] != EMPTY:
             return "the cell is occupied"
         biggest = _capture_check(s, g, action, s.h.to_move, &grown)
@@ -369,7 +415,9 @@ cdef class OustState(State):
                 f"of {biggest} it touches")
 
     def _why_incomplete(self):
-        return "after a capture the same player must place again"
+        if self._s().h.move_plies:
+            return "after a capture the same player must place again"
+        return f"the protocol gives this turn {self.moves_left()} more move(s)"
 
     def _board_json(self):
         cdef OustCore* s = self._s()
@@ -377,14 +425,30 @@ cdef class OustState(State):
         return {names[c]: s.ch.colour[c] + 1 for c in range(self._g().ncells) if s.ch.colour[c] != EMPTY}
 
     def _json_extra(self):
-        return {"pieces": [self._s().ch.stones[0], self._s().ch.stones[1]], "passes": self._s().passes}
+        cdef OustCore* s = self._s()
+        return {"pieces": [s.ch.stones[0], s.ch.stones[1]], "passes": s.passes,
+                **protocols.move_json_fields(self.game.params["protocol"], s.h.proto_turn, s.h.turn_moves,
+                                             s.h.move_plies)}
 
     def _glyphs(self):
         cdef OustCore* s = self._s()
         return ["BW"[s.ch.colour[c]] if s.ch.colour[c] != EMPTY else "." for c in range(self._g().ncells)]
 
+    def moves_left(self):
+        """Moves still to make in the current turn, the one under way included
+        (at most, under upto); 0 when the game is over."""
+        cdef OustCore* s = self._s()
+        return protocols.actions_left(self.game.params["protocol"], s.h.proto_turn, s.h.turn_moves,
+                                      s.h.to_move < 0)
+
+    def _turn_note(self):
+        cdef OustCore* s = self._s()
+        return protocols.turn_note(self.game.params["protocol"], self.game.params["upto"], s.h.proto_turn,
+                                   s.h.turn_moves, s.h.to_move < 0, "move")
+
     def _headline(self):
-        return State._headline(self) + f"  ({self._legend('BW')})"
+        note = self._turn_note()
+        return State._headline(self) + ("; " + note if note else "") + f"  ({self._legend('BW')})"
 
     def winner_colour(self):
         """The colour (0 or 1) that captured the other's last stone, or None."""
@@ -426,10 +490,14 @@ cdef class OustState(State):
         counted, not played: the silent placements of each searched state.
         Turns ending with a capture (a win, or no placement left) are
         collected by final hash.  Cost: the distinct capture states times a
-        board scan; exponential only where the capture sequences are.
+        board scan; exponential only where the capture sequences are.  Under a
+        protocol other than ``1*`` (turns of several moves) the generic
+        enumeration counts.
         """
         cdef OustCore* s = self._s()
         cdef OustTables* g = self._g()
+        if not g.proto.single:          # a turn of several moves: the generic enumeration
+            return State.count_legal_turns(self, limit)
         limit = turn_limit(limit)
         if s.h.to_move < 0 or limit == 0:
             return 0

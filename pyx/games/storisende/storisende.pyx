@@ -11,6 +11,12 @@ messages call colour k "colour k + 1".  A turn is one action:
   exactly as many pieces as colour 0 did, never on colour 0's hexes;
 * play: a move, or ``pass``.
 
+Under a numeric protocol (ludens/_protocol.pxd) a play turn is ``N[k]``
+moves of one colour (``protocol_move_done`` after each), counted from colour
+1's first move after the setup (setup turns and the swap take no entry); a
+pass ends the whole turn (``protocol_close``), which is a *pass turn* (the
+two-pass ending counts those) only if the pass was its first move.
+
 Actions: ``[0, ncells)`` placements; then one action per (from, direction,
 k-th hex on that line), i.e. per ordered pair of hexes on a lattice line,
 numbered from ``ncells`` in order of (from, direction, distance); then
@@ -21,7 +27,8 @@ Territories never merge during play (a tile that would join two becomes
 wall), so each territory hex keeps the id of the territory it joined.
 Repetition: ``Header.hash`` has bit 0 set exactly when the previous turn was
 a pass (that decides whether a pass ends the game); positions are compared
-without it.  A capture, a conversion, a placement or a swap can never be
+without it, and without the protocol's key (a position is the pieces, the
+hexes and the player to move; every key keeps bit 0 clear).  A capture, a conversion, a placement or a swap can never be
 undone, so only positions since the last one can repeat (``last_irrev``).
 
 Parts: moves and walls (moves.pxi), regions and scores (regions.pxi), the
@@ -39,6 +46,8 @@ import numpy as np
 from ludens._bits cimport bit_clear, bit_set, ctz64
 from ludens._board cimport OUTSIDE, Board, Geometry, geo_plane_area, geo_plane_at, geo_ray, int32_data
 from ludens._knowledge cimport knowledge_pick, knowledge_priors
+from ludens._protocol cimport (Protocol, protocol_close, protocol_game_over, protocol_hash, protocol_key,
+                               protocol_move_done, protocol_set)
 from ludens._rng cimport Rng, splitmix64, splitmix64_mix
 from ludens._state cimport (Game, Header, Rules, SeatKeys, State, higher_of_two, pie_swap, seat_hash, seat_keys_fill,
                             set_to_move, two_player_returns)
@@ -49,6 +58,7 @@ from ludens._board import _HEX_DIRS
 from ludens._checks import index_in, short_repr
 from ludens._params import MISERE, Param
 from ludens.errors import IllegalActionError, ParameterError, PositionError
+from ludens import protocols
 
 cdef enum:
     MAX_CELLS = 256
@@ -90,6 +100,7 @@ ctypedef struct StoTables:
     uint64_t zkind[3][MAX_CELLS]      # zkind[TILE] is zero
     SeatKeys keys
     uint64_t z_phase[3]
+    Protocol proto             # the numeric protocol: moves per play turn
 
 ctypedef struct StoCore:
     Header h
@@ -227,10 +238,14 @@ cdef void storisende_apply(void* core, const void* geom, int32_t a) noexcept nog
             if h == 2:
                 _set_stack(s, g, f, me, 1)    # only doubles breed, wall or territory alike
         _set_passes(s, 0)
-        _set_to_move(s, g, 1 - me)
+        protocol_move_done(&s.h, &g.proto, &g.keys, 1 - me)
     elif a == g.a_pass:
-        _set_passes(s, s.passes + 1)
-        _set_to_move(s, g, -1 if s.passes >= 2 else 1 - me)
+        if s.h.turn_moves == 0:               # a pass turn: the ending counts these
+            _set_passes(s, s.passes + 1)
+        if s.passes >= 2:
+            protocol_game_over(&s.h, &g.proto, &g.keys)
+        else:
+            protocol_close(&s.h, &g.proto, &g.keys, 1 - me)
     elif a < g.ncells:
         _set_stack(s, g, a, me, s.height[a] + 1)
         s.placed += 1
@@ -257,21 +272,25 @@ cdef void storisende_after_turn(void* core, const void* geom, const uint64_t* ha
     # means same parity of turns since the last irreversible one.
     cdef StoCore* s = <StoCore*>core
     cdef const StoTables* g = <const StoTables*>geom
+    # Every turn since the last irreversible one is a play turn, one protocol
+    # turn each: hashes[k] holds the protocol's key of turn proto_turn - (count - 1 - k).
     cdef int32_t k, seen = 1
     cdef uint64_t now
+    cdef bint keyed = not g.proto.single
     if s.irrev:
         s.irrev = 0
         s.last_irrev = count - 1
         return
     if s.h.to_move < 0:
         return
-    now = hashes[count - 1] & KEY_MASK
+    now = (hashes[count - 1] ^ (protocol_hash(&s.h, &g.proto) if keyed else 0)) & KEY_MASK
     k = count - 3
     while k >= s.last_irrev:
-        if (hashes[k] & KEY_MASK) == now:
+        if ((hashes[k] ^ (protocol_key(&g.proto, s.h.proto_turn - (count - 1 - k), 0, False) if keyed else 0))
+                & KEY_MASK) == now:
             seen += 1
             if seen == 3:
-                _set_to_move(s, g, -1)
+                protocol_game_over(&s.h, &g.proto, &g.keys)     # the protocol's key leaves the hash too
                 return
         k -= 2
 
@@ -289,7 +308,7 @@ cdef uint64_t storisende_hash_full(const void* core, const void* geom) noexcept 
         z ^= g.zkind[s.kind[c]][c]
         if s.owner[c] >= 0:
             z ^= _zstack(g, c, s.owner[c], s.height[c])
-    z ^= seat_hash(&s.h, &g.keys)
+    z ^= seat_hash(&s.h, &g.keys) ^ protocol_hash(&s.h, &g.proto)
     if s.passes == 1:
         z ^= PASS_BIT
     return z
@@ -367,6 +386,9 @@ _SEED = Param("seed", 0, "random seed of a modular board's layout", lo=0, hi=2**
 _CELLS = Param("cells", None, "custom board: list of axial (q, r) hex coordinates", kind=object,
                optional=True, validate=_check_cells)
 _THREEFOLD = Param("threefold", True, "end the game when a position occurs for the third time", kind=bool)
+_PROTOCOL = protocols.move_protocol_param()
+_UPTO = protocols.no_upto("Storisende has a pass of its own, always allowed, which ends a turn at any move "
+                          "(and an 'end' of its own in the setup)")
 
 _MOVE = re.compile(r"([a-z]+[0-9]+)(?::([0-9]+))?-([a-z]+[0-9]+)")
 KIND_LETTERS = "vtw"
@@ -377,7 +399,8 @@ cdef class StorisendeGame(Game):
 
     NAME = "storisende"
     TITLE = "Storisende"
-    PARAMS = (_BOARD, _SIZE, _MODULES, _SEED, _CELLS, _THREEFOLD, MISERE)
+    PARAMS = (_BOARD, _SIZE, _MODULES, _SEED, _CELLS, _THREEFOLD, _PROTOCOL, _UPTO, MISERE)
+    PROTOCOLS = "numeric (protocol=): moves per turn, from the first move after the setup"
     SCORES_DECIDE = True
     # Amber marks the last turn, apart from the red regions.
     DRAWING = {"pieces": ("red", "purple"), "last": "#fcc419", "layers": ("regions",),
@@ -453,6 +476,7 @@ cdef class StorisendeGame(Game):
         seat_keys_fill(&self.g.keys, &x, 2, KEY_MASK)
         for d in range(3):
             self.g.z_phase[d] = splitmix64(&x) & KEY_MASK
+        protocol_set(&self.g.proto, params["protocol"], False, splitmix64(&x), KEY_MASK)
 
         cdef StoCore init
         _reset(&init, n)
@@ -503,7 +527,8 @@ cdef class StorisendeGame(Game):
     def _core_from_position(self, reader):
         """``board`` (every hex -> kind letter v/t/w plus its stack's colour digits),
         ``to_move``, ``swapped``, ``passes`` and ``phase`` ("setup" between the
-        two setup turns, or "play")."""
+        two setup turns, or "play"); under a protocol ``turn`` and ``turn_moves``
+        (ludens.protocols.position_moves: play turns since the setup, moves made in this one)."""
         cdef StoCore s
         cdef int32_t n = self.g.ncells, c, colour, h
         _reset(&s, n)
@@ -548,6 +573,14 @@ cdef class StorisendeGame(Game):
                 raise reader.fail("too many pieces")
         s.h.to_move = colour
         s.passes = passes
+        turn, moves, plies = protocols.position_moves(reader, self._params["protocol"])
+        if plies:
+            raise reader.fail("move_plies is 0: a Storisende move is one action")
+        if (turn or moves) and phase == "setup":
+            raise reader.fail("turn and turn_moves count play turns: 0 during the setup")
+        if moves and (colour == -1 or passes):
+            raise reader.fail("turn_moves is 0 once the game is over or after a pass turn")
+        s.h.proto_turn, s.h.turn_moves, s.h.turn_plies = turn, moves, moves
         # Territory ids: connected sets of territory hexes.
         for c in range(n):
             if s.kind[c] == TERR and s.terr[c] < 0:
@@ -677,7 +710,7 @@ cdef class StorisendeState(State):
             return "the first setup needs at least 2 pieces"
         if s.phase == SETUP_B:
             return f"colour 2 places exactly {s.setup_n} pieces ({s.placed} so far)"
-        return State._why_incomplete(self)
+        return f"the protocol gives this turn {self.moves_left()} more move(s) (or 'pass' to end it)"
 
     # -- views --------------------------------------------------------------
 
@@ -695,7 +728,8 @@ cdef class StorisendeState(State):
     def _json_extra(self):
         cdef StoCore* s = self._s()
         return {"phase": "play" if s.phase == PLAY else "setup", "swapped": bool(s.h.swapped),
-                "passes": int(s.passes), "scores": [int(x) for x in self.scores()]}
+                "passes": int(s.passes), "scores": [int(x) for x in self.scores()],
+                **protocols.move_json_fields(self.game.params["protocol"], s.h.proto_turn, s.h.turn_moves, 0)}
 
     def _glyphs(self):
         cdef StoCore* s = self._s()
@@ -708,8 +742,26 @@ cdef class StorisendeState(State):
             out.append(text)
         return out
 
+    def moves_left(self):
+        """Moves still to make in the current turn, this one included (a pass ends
+        the turn at once); 1 during the setup, 0 when the game is over."""
+        cdef StoCore* s = self._s()
+        if s.phase != PLAY:
+            return 0 if s.h.to_move < 0 else 1
+        return protocols.actions_left(self.game.params["protocol"], s.h.proto_turn, s.h.turn_moves,
+                                      s.h.to_move < 0)
+
+    def _turn_note(self):
+        cdef StoCore* s = self._s()
+        if s.phase != PLAY:
+            return ""
+        return protocols.turn_note(self.game.params["protocol"], False, s.h.proto_turn, s.h.turn_moves,
+                                   s.h.to_move < 0, "move")
+
     def _headline(self):
-        return State._headline(self) + f"  (. tile, - territory, # wall; {self._legend('XO')}; digits = height)"
+        note = self._turn_note()
+        return (State._headline(self) + ("; " + note if note else "")
+                + f"  (. tile, - territory, # wall; {self._legend('XO')}; digits = height)")
 
     def regions(self):
         """The regions of the count as if the game ended now: connected non-wall hexes
