@@ -71,4 +71,6 @@ def test_cli_list_shows_protocols():
     assert main(["list"], out=out) == 0
     text = out.getvalue()
     assert "protocols (protocol=): numeric, symple" in text          # hex
-    assert "protocols (protocol=): none (its own turns only)" in text
+    # Every game takes the numeric protocols now (issue 25): no game is listed without one.
+    assert text.count("protocols (protocol=): numeric") == len(ludens.games())
+    assert "none (its own turns only)" not in text
