@@ -19,7 +19,9 @@ HERE = Path(__file__).resolve().parents[1]        # tests/, where fuzzing.py liv
 CASES = [pytest.param(name, None, id=name) for name in ludens.games()] + [
     pytest.param(name, params, id=f"{name}-{params['protocol']}")
     for name, params in (("symple", {"size": 4, "protocol": "2*", "passing": True}),
-                         ("wunchunk", {"size": 5, "protocol": "12*"}))]
+                         ("wunchunk", {"size": 5, "protocol": "12*"}),
+                         ("oust", {"size": 3, "protocol": "2*", "upto": True}), ("oust", {"size": 3, "protocol": "1234+"}),
+                         ("storisende", {"size": 3, "protocol": "2*"}))]
 
 
 @pytest.mark.parametrize("name,params", CASES)
