@@ -11,8 +11,9 @@ import time
 
 import pytest
 
+import ludens
 from ludens import records
-from ludens.serve import MAX_BODY, RequestError, Sessions, make_server
+from ludens.serve import LEVELS, MAX_BODY, NETWORK_SIMULATIONS, RequestError, Sessions, make_server
 
 
 @pytest.fixture
@@ -141,6 +142,50 @@ def test_analysis_gives_value_pv_and_a_heat_map():
     assert abs(sum(an["heat"].values()) - 1) < 0.01 and set(an["heat"]) <= {f"{c}{r}" for c in "abcd" for r in "1234"}
 
 
+def _ship_a_network(monkeypatch, folder):
+    """A folder of shipped networks with one (random weights) for Hex 4,
+    ``hex4``, and one file that is not a network."""
+    from ludens import nets
+    monkeypatch.setattr(nets, "_DIR", folder)
+    nets.save(nets.Network.init("mlp", ludens.load("hex", size=4), hidden=[8]), folder / "hex4.lnet")
+    (folder / "broken.lnet").write_bytes(b"not a network")
+
+
+def test_the_bots_offered_are_the_levels_and_the_networks_that_ship(monkeypatch, tmp_path):
+    from ludens import nets
+    # As installed: one az bot per shipped network (none may ship).
+    assert set(Sessions().catalogue()["networks"]) == {f"az:{n}" for n in nets.shipped()}
+    # None ships: the levels alone, and an az bot is refused.
+    monkeypatch.setattr(nets, "_DIR", tmp_path)
+    s = Sessions()
+    catalogue = s.catalogue()
+    assert catalogue["networks"] == {} and catalogue["levels"] == list(LEVELS)
+    with pytest.raises(RequestError, match="players"):
+        s.new({"game": "hex", "params": {"size": 4}, "players": ["human", "az:hex4"]})
+    # One ships: offered for its game, playing there, refused elsewhere.
+    _ship_a_network(monkeypatch, tmp_path)
+    s = Sessions()
+    assert s.catalogue()["networks"] == {"az:hex4": "hex"}, "the broken file is left out"
+    gid = s.new({"game": "hex", "params": {"size": 4}, "players": ["human", "az:hex4"]})["id"]
+    s.act(gid, {"action": "b2"})
+    v = s.bot(gid, {})
+    assert len(v["turns"]) == 2 and v["to_move"] == 0
+    assert v["analysis"]["seat"] == 1 and v["analysis"]["simulations"] >= NETWORK_SIMULATIONS
+    v = s.bot(gid, {"level": "az:hex4"})               # a hint from the network
+    assert len(v["turns"]) == 3
+    with pytest.raises(RequestError, match="az:hex4") as e:        # offered here, but not as a seat's name
+        s.new({"game": "hex", "params": {"size": 4}, "players": ["az:hex", "human"]})
+    for game, params in (("hex", {"size": 5}), ("hox", {"size": 4})):    # another board, another game
+        with pytest.raises(RequestError, match="players") as e:
+            s.new({"game": game, "params": params, "players": ["az:hex4", "human"]})
+        assert "az:hex4" not in str(e.value).split(": ", 1)[1], "not offered there"
+    other = s.new({"game": "hex", "params": {"size": 5}, "players": ["human", "human"]})["id"]
+    with pytest.raises(RequestError, match="played by a person"):
+        s.bot(other, {"level": "az:hex4"})
+    with pytest.raises(RequestError, match="played by a person"):
+        s.bot(other, {"level": ["az:hex4"]})
+
+
 # -- a real browser -------------------------------------------------------------
 
 def _wait(browser, timeout: float = 60):
@@ -251,3 +296,71 @@ def test_undo_inside_a_turn_by_clicks(server, browser):
     # A cell's name shows on hover: its <title>.
     title = browser.execute_script("return document.querySelector('#board .cell').querySelector('title').textContent")
     assert title == browser.find_element(By.CSS_SELECTOR, "#board .cell").get_attribute("data-cell")
+
+
+def test_the_form_follows_a_loaded_record(server, browser, tmp_path):
+    """After a record is loaded from the file picker, the new-game form shows
+    the record's game and parameters, so that "new game" starts that kind of
+    game again (not the one the form showed before)."""
+    from selenium.webdriver.common.by import By
+    s = Sessions()
+    gid = s.new({"game": "oust", "params": {"size": 3, "misere": True}, "players": ["human", "human"]})["id"]
+    for _ in range(3):
+        s.act(gid, {"action": next(a["text"] for a in s.view(gid)["actions"] if a["kind"] == "place")})
+    record = s.record(gid)
+    path = tmp_path / "oust.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    host, port = server.server_address[:2]
+    browser.get(f"http://{host}:{port}/")
+    _wait(browser)
+    assert browser.find_element(By.ID, "game").get_attribute("value") != "oust"
+    browser.find_element(By.ID, "load").send_keys(str(path))
+    deadline = time.time() + 30
+    while browser.execute_script("return window.ludensView().game") != "oust" and time.time() < deadline:
+        time.sleep(0.05)
+    _wait(browser)
+    loaded = browser.execute_script("return window.ludensView()")
+    assert loaded["game"] == "oust" and loaded["line"] == record["moves"]
+    assert browser.find_element(By.ID, "game").get_attribute("value") == "oust"
+    fields = {e.get_attribute("data-param"): e.get_attribute("value")
+              for e in browser.find_elements(By.CSS_SELECTOR, "#params [data-param]")}
+    assert fields["size"] == "3" and fields["misere"] == "true" and fields["board"] == "hexhex", fields
+    browser.find_element(By.ID, "new").click()
+    _wait(browser)
+    fresh = browser.execute_script("return window.ludensView()")
+    assert fresh["id"] != loaded["id"] and fresh["game"] == "oust" and fresh["turns"] == []
+    assert fresh["params"] == loaded["params"] == record_params(record)
+
+
+def record_params(record: dict) -> dict:
+    """The parameters a record's game is played under, as the server sees them."""
+    kind = records.check(record, with_states=False)
+    return json.loads(json.dumps(kind.params))
+
+
+def test_the_page_offers_a_network_for_its_game_only(server, browser, monkeypatch, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+    _ship_a_network(monkeypatch, tmp_path)
+    host, port = server.server_address[:2]
+    browser.get(f"http://{host}:{port}/")
+    _wait(browser)
+
+    def offered(game):
+        Select(browser.find_element(By.ID, "game")).select_by_value(game)
+        return [o.text for o in Select(browser.find_element(By.ID, "opponent")).options]
+
+    assert offered("hex") == ["human", *LEVELS, "az:hex4"]
+    assert offered("oust") == ["human", *LEVELS]
+    Select(browser.find_element(By.ID, "game")).select_by_value("hex")
+    Select(browser.find_element(By.ID, "opponent")).select_by_visible_text("az:hex4")
+    field = browser.find_element(By.CSS_SELECTOR, '[data-param="size"]')
+    field.clear()
+    field.send_keys("4", Keys.TAB)               # the field's change event, before the seat is chosen
+    Select(browser.find_element(By.ID, "seat")).select_by_visible_text("1")
+    browser.find_element(By.ID, "new").click()
+    _wait(browser)
+    view = browser.execute_script("return window.ludensView()")
+    assert view["players"] == ["az:hex4", "human"] and len(view["turns"]) == 1, "the network played first"
+    assert browser.find_element(By.ID, "error").text == ""
