@@ -73,7 +73,7 @@ def play_trace(game: Game, seats: Sequence[_bots.Bot], max_plies: int, labels: S
         action = bot.step(state)
         build.decide(legal, _search_values(bot))
         state.apply_action(action)
-        build.after_action()
+        build.after_action(action)
     return build.finish(labels)
 
 

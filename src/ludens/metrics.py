@@ -63,7 +63,9 @@ class GameTrace:
     ``values[t]`` is the value of every seat (returns scale, -1 .. 1) that the
     mover's search gave at the last decision of turn ``t``, or None for a turn
     chosen without a search; ``legal`` has one count per decision, turn after
-    turn (``turn_actions`` says how many belong to each turn).
+    turn (``turn_actions`` says how many belong to each turn), and ``played``
+    the action taken at each decision (what a question about the line of
+    play needs, such as the size of Storisende's pie setup).
     """
 
     game: str
@@ -78,6 +80,7 @@ class GameTrace:
     occupied: Optional[int] = None          # cells ever occupied at a turn end (None: not a placement board)
     cells: int = 0
     seat_bots: list[str] = field(default_factory=list)   # "A" or "B" per seat
+    played: list[int] = field(default_factory=list)      # the action of every decision
 
     @property
     def players(self) -> int:
@@ -108,7 +111,7 @@ def occupied_cells(state: State) -> Optional[set[str]]:
 
 class TraceBuilder:
     """Collects a trace decision by decision: ``decide`` before each action is
-    applied, ``close_turn`` when the turn is over.  One builder, one thread."""
+    applied, ``after_action`` once it is.  One builder, one thread."""
 
     def __init__(self, state: State):
         self.state = state
@@ -116,6 +119,7 @@ class TraceBuilder:
         self.movers: list[int] = []
         self.actions: list[int] = []
         self.values: list[Optional[list[float]]] = []
+        self.played: list[int] = []
         self._in_turn = 0
         self._value: Optional[list[float]] = None
         seen = occupied_cells(state)
@@ -129,9 +133,10 @@ class TraceBuilder:
         if value is not None:
             self._value = [float(v) for v in value]
 
-    def after_action(self) -> None:
-        """Call after the action is applied: closes the turn when it is over."""
+    def after_action(self, action: int) -> None:
+        """Call after ``action`` is applied: records it, closes the turn when it is over."""
         s = self.state
+        self.played.append(int(action))
         if s.turn_plies == 0 or s.is_terminal():
             self.actions.append(self._in_turn)
             self.values.append(self._value)
@@ -151,7 +156,7 @@ class TraceBuilder:
                          truncated=not s.is_terminal(), colours=[s.colour(p) for p in range(g.num_players)],
                          turn_movers=self.movers, turn_actions=self.actions, legal=self.legal, values=self.values,
                          occupied=None if self.seen is None else len(self.seen), cells=len(g.board),
-                         seat_bots=list(seat_bots))
+                         seat_bots=list(seat_bots), played=self.played)
 
 
 def from_record(record: Mapping[str, Any], values: Optional[Sequence[Optional[Sequence[float]]]] = None,
@@ -175,7 +180,7 @@ def from_record(record: Mapping[str, Any], values: Optional[Sequence[Optional[Se
         for a in probe.history[before:]:
             build.decide(len(state.legal_actions()), None if values is None else values[t])
             state.apply_action(a)
-            build.after_action()
+            build.after_action(a)
     return build.finish(seat_bots)
 
 
@@ -203,13 +208,15 @@ def _balance(outcome: np.ndarray, groups: int) -> float:
 
 def _balance_interval(outcome: np.ndarray, groups: int) -> tuple[float, float, float]:
     """Balance with a 95 % bootstrap percentile interval (a fixed generator: the same
-    games give the same interval)."""
+    games give the same interval).  A resample of the n games matters only
+    through how many each group won, and those counts are multinomial with the
+    observed shares: 1,000 resamples are one multinomial draw, whatever n."""
     value = _balance(outcome, groups)
-    rng = np.random.default_rng(0)
     n = len(outcome)
-    draws = rng.integers(0, n, size=(1000, n))
-    boot = np.array([_balance(outcome[row], groups) for row in draws])
-    return (value, float(np.percentile(boot, 2.5)), float(np.percentile(boot, 97.5)))
+    counts = np.array([(outcome == g).sum() for g in range(groups)] + [(outcome < 0).sum()], dtype=np.float64)
+    boot = np.random.default_rng(0).multinomial(n, counts / n, size=1000)[:, :groups] / n
+    spread = 1.0 - (boot.max(axis=1) - boot.min(axis=1))
+    return (value, float(np.percentile(spread, 2.5)), float(np.percentile(spread, 97.5)))
 
 
 def _evaluated(tr: GameTrace) -> list[list[float]]:

@@ -137,7 +137,7 @@ def test_ctrl_c_stops_soon_and_keeps_the_finished_games():
         ludens.evaluate("hex", "mcts:simulations=100", 10_000, params={"size": 5}, threads=2, frame=False)
     stopped = time.perf_counter() - start - 1.0
     timer.join()
-    assert stopped < 0.5, stopped          # ~0.2 s asked; slack for a loaded machine
+    assert stopped < 0.25, stopped         # the issue asks ~0.2 s
     got = info.value
     assert got.games > 0 and got.games == len(got.traces)
     assert one(got.table, metric="completion")["games"] == got.games

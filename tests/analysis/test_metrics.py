@@ -119,3 +119,28 @@ def test_bad_records():
         from_record(SWAP, [[0.0, 0.0]])
     with pytest.raises(ValueError):
         from_record({"game": "hex", "params": {"size": 3}, "moves": ["z9"]})
+
+
+def test_the_balance_bootstrap_agrees_with_resampling_the_games():
+    import numpy as np
+    rng = np.random.default_rng(5)
+    outcome = rng.choice([0, 1, -1], size=300, p=[0.55, 0.4, 0.05])
+    value, low, high = metrics._balance_interval(outcome, 2)
+    assert value == 1 - abs((outcome == 0).mean() - (outcome == 1).mean())
+    # The plain bootstrap: resample the games themselves, many times.
+    draws = rng.integers(0, len(outcome), size=(20_000, len(outcome)))
+    plain = [1 - abs((outcome[d] == 0).mean() - (outcome[d] == 1).mean()) for d in draws]
+    assert low == pytest.approx(np.percentile(plain, 2.5), abs=0.02)
+    assert high == pytest.approx(np.percentile(plain, 97.5), abs=0.02)
+    assert low < value < high
+    assert metrics._balance_interval(outcome, 2) == (value, low, high)        # a fixed generator
+
+
+def test_the_trace_keeps_the_actions_played():
+    tr = from_record(PRIVILEGE)
+    import ludens
+    state = ludens.load("symple", size=3, penalty=2).new_initial_state()
+    for a in tr.played:
+        state.apply_action(a)
+    assert state.is_terminal() and len(tr.played) == len(tr.legal) == sum(tr.turn_actions)
+    assert [float(x) for x in state.returns()] == tr.returns
