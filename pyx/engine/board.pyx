@@ -41,6 +41,11 @@ cdef class Board:
     ``Board.custom``.  Cells are numbered row by row from the top.
     """
 
+    # Lattice points in a board's bounding box, at most: the geometry keeps a
+    # dense int32 grid of the box (4 MiB at this bound); two custom cells
+    # 30,000 apart would otherwise ask for 3.6 GB.
+    MAX_BOX_POINTS = 1 << 20
+
     def __init__(self, coords, names, *, str kind, str lattice, row_labels=None, col_labels=None):
         """Low-level constructor; prefer the named shapes.
 
@@ -75,6 +80,7 @@ cdef class Board:
         r = np.array([c[1] for c in coords], dtype=np.int32)
         q0, r0 = int(q.min()), int(r.min())
         width, height = int(q.max()) - q0 + 1, int(r.max()) - r0 + 1
+        _check_box(width, height, "board")
         grid = np.full(width * height, -1, dtype=np.int32)
         grid[(r - r0) * width + (q - q0)] = np.arange(n, dtype=np.int32)
         step = np.full(n * len(dirs), -1, dtype=np.int32)
@@ -164,6 +170,11 @@ cdef class Board:
         Names follow the offset scheme of ``hexhex(..., names="offset")``:
         letter = row from the top of the bounding box, number = column + 1,
         with even rows (counted from the top) shifted right by half a hex.
+
+        The bounding box of the cells (its q extent times its r extent) may
+        hold at most ``Board.MAX_BOX_POINTS`` = 2**20 lattice points: the
+        geometry keeps a dense grid of it.  Beyond, ParameterError names the
+        extent and the limit.
         """
         points = _custom_points(coords)
         pts = sorted(set(points), key=lambda p: (p[1], p[0]))
@@ -171,6 +182,8 @@ cdef class Board:
             raise ParameterError("custom board: repeated coordinates")
         if not pts:
             raise ParameterError("custom board: no cells")
+        _check_box(max(q for q, _ in pts) - min(q for q, _ in pts) + 1,
+                   max(r for _, r in pts) - min(r for _, r in pts) + 1, "custom board")
         rmin = min(r for _, r in pts)
         # In half-hex units a cell's x is 2q + r; an even row (from the top) is
         # shifted right by one unit.  Pick the origin that makes the smallest
@@ -354,6 +367,13 @@ def _flower(q, r):
 
 # Custom coordinates stay well inside int32 (the geometry's cell coordinates).
 _CUSTOM_COORD = 1 << 30
+
+
+def _check_box(width, height, what):
+    """ParameterError unless a width x height bounding box is within MAX_BOX_POINTS."""
+    if width * height > Board.MAX_BOX_POINTS:
+        raise ParameterError(f"{what}: the cells' bounding box is {width} x {height} = {width * height} "
+                             f"lattice points (q by r), more than the limit of {Board.MAX_BOX_POINTS} (2**20)")
 
 
 def _custom_points(coords):

@@ -15,7 +15,7 @@ cimport numpy as cnp
 from cpython.bytes cimport PyBytes_AS_STRING
 from cpython.pythread cimport PyThread_start_new_thread
 from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
-from libc.stdlib cimport calloc, free
+from libc.stdlib cimport calloc, free, malloc
 from libc.string cimport memcpy, memset
 
 from ludens._rng cimport Rng as RngState
@@ -99,6 +99,20 @@ ctypedef struct Worker:
     int32_t* scratch           # num_actions ints: a legal list, for games without a legal_mask
     Signal go                  # posted by the caller: a round to take chunks of
     Signal done                # posted back by the worker as it exits (the stop round)
+
+
+ctypedef struct Region:
+    char* data
+    size_t size
+
+cdef enum:
+    MAX_REGIONS = 16
+
+
+cdef inline int region(Region* r, int k, void* data, size_t size) noexcept nogil:
+    r[k].data = <char*>data
+    r[k].size = size
+    return k + 1
 
 
 cdef inline char* core_of(Batch* b, int32_t i) noexcept nogil:
@@ -311,6 +325,13 @@ cdef class VectorEnv:
     cdef object _lock             # serialises calls from several threads
     cdef object _seed
     cdef object _pid              # the process whose workers these are (None: no workers)
+    # _save()'s copy of the batch: the fixed-size buffers end to end, each
+    # game's history and turn hashes (rows, up to their lengths), the origins
+    # and the seed.
+    cdef char* _saved
+    cdef int32_t* _saved_hist
+    cdef uint64_t* _saved_hashes
+    cdef object _saved_py
 
     def __cinit__(self):
         memset(&self.b, 0, sizeof(Batch))
@@ -465,6 +486,7 @@ cdef class VectorEnv:
         free(self.b.nhash); free(self.b.has_origin); free(self.b.rngs)
         free(self.b.nlegal)
         free(self.b.hashes)
+        free(self._saved); free(self._saved_hist); free(self._saved_hashes)
 
     # -- the API ------------------------------------------------------------
 
@@ -676,6 +698,87 @@ cdef class VectorEnv:
                    sizeof(uint64_t) * (state._nturns + 1))
             self.b.nhash[k] = state._nturns + 1
         write_view(&self.b, k, self.workers[0].scratch)
+
+    # -- a copy of the whole batch (AgentVectorEnv's all-or-nothing steps) ----
+
+    cdef int _regions(self, Region* r) noexcept:
+        """The fixed-size buffers of the batch: the games' cores, counters and
+        random streams, and the output arrays the calls write."""
+        cdef Batch* b = &self.b
+        cdef size_t n = self.num_envs
+        cdef int k = 0
+        k = region(r, k, b.cores, n * b.stride)
+        k = region(r, k, b.nhist, n * sizeof(int32_t))
+        k = region(r, k, b.ply, n * sizeof(int32_t))
+        k = region(r, k, b.nhash, n * sizeof(int32_t))
+        k = region(r, k, b.has_origin, n)
+        k = region(r, k, b.rngs, n * sizeof(RngState))
+        k = region(r, k, b.nlegal, n * sizeof(int32_t))
+        k = region(r, k, b.obs, n * b.obs_size * sizeof(float))
+        k = region(r, k, b.final_obs, n * b.obs_size * sizeof(float))
+        k = region(r, k, b.mask, n * b.num_actions)
+        k = region(r, k, b.player, n * sizeof(int32_t))
+        k = region(r, k, b.rewards, n * b.num_players * sizeof(float))
+        k = region(r, k, b.terminated, n)
+        k = region(r, k, b.truncated, n)
+        k = region(r, k, b.actions_out, n * sizeof(int32_t))
+        return k
+
+    def _save(self):
+        """Copy every game (position, history, ply count, random stream) and
+        the returned arrays aside; ``_restore()`` puts them back.  One copy
+        is kept (each call replaces the last); the histories are copied up
+        to their lengths only."""
+        with self._lock:
+            self._ready()
+            self._copy_batch(True)
+            self._saved_py = (list(self._origins), self._seed)
+
+    def _restore(self):
+        """The batch exactly as the last ``_save()`` left it (the arrays
+        returned before are overwritten in place)."""
+        with self._lock:
+            if self._saved_py is None:
+                raise RuntimeError("VectorEnv._restore() without a _save()")
+            self._copy_batch(False)
+            self._origins[:], self._seed = self._saved_py
+
+    cdef void _copy_batch(self, bint save) except *:
+        cdef Region r[MAX_REGIONS]
+        cdef int k, count = self._regions(r)
+        cdef size_t total = 0, at = 0, i, n = self.num_envs, row
+        cdef Batch* b = &self.b
+        for k in range(count):
+            total += r[k].size
+        if self._saved == NULL:
+            self._saved = <char*>malloc(total)
+            self._saved_hist = <int32_t*>malloc(n * self.max_plies * sizeof(int32_t))
+            if b.hcap:
+                self._saved_hashes = <uint64_t*>malloc(n * b.hcap * sizeof(uint64_t))
+            if self._saved == NULL or self._saved_hist == NULL or (b.hcap and self._saved_hashes == NULL):
+                free(self._saved); free(self._saved_hist); free(self._saved_hashes)
+                self._saved = NULL; self._saved_hist = NULL; self._saved_hashes = NULL
+                raise MemoryError(f"VectorEnv: not enough memory to copy {n} games")
+        with nogil:
+            for k in range(count):
+                if save:
+                    memcpy(self._saved + at, r[k].data, r[k].size)
+                else:
+                    memcpy(r[k].data, self._saved + at, r[k].size)
+                at += r[k].size
+            # nhist and nhash are the saved ones by now (restored above when restoring)
+            for i in range(n):
+                row = i * <size_t>self.max_plies
+                if save:
+                    memcpy(self._saved_hist + row, b.hist + row, b.nhist[i] * sizeof(int32_t))
+                else:
+                    memcpy(b.hist + row, self._saved_hist + row, b.nhist[i] * sizeof(int32_t))
+                if b.hcap:
+                    row = i * <size_t>b.hcap
+                    if save:
+                        memcpy(self._saved_hashes + row, b.hashes + row, b.nhash[i] * sizeof(uint64_t))
+                    else:
+                        memcpy(b.hashes + row, self._saved_hashes + row, b.nhash[i] * sizeof(uint64_t))
 
     cdef int32_t _index(self, i) except -1:
         self._ready()

@@ -14,6 +14,7 @@ def modular_cells(modules: int, seed: int) -> list[tuple[int, int]]:
     """The hexes (axial q, r) of the modular board, in (r, q) order."""
 
 class Board:
+    MAX_BOX_POINTS: int
     kind: str
     lattice: str
     names: tuple[str, ...]

@@ -35,13 +35,20 @@ there if it moves first); its last position, seen by the agent, is in
 ``MlpPolicy`` reads without warnings about images).  Arrays returned are
 copies: a caller may keep them.
 
+A step or reset is all or nothing: when an evaluator opponent raises, answers
+garbage (EvaluatorError) or is interrupted (Ctrl-C) in the middle of it, every
+game, seat and random stream is put back as it was before the call (the
+VectorEnv's batch is copied aside first: only with such an opponent, whose
+call costs far more than the copy), and the error passes on.
+
 Threading: one env is used by one thread at a time (the VectorEnv's own
 threads step the games).
 """
 
 from __future__ import annotations
 
-from typing import Any, Callable, Optional, Union
+import contextlib
+from typing import Any, Callable, Iterator, Optional, Union
 
 import numpy as np
 import numpy.typing as npt
@@ -101,13 +108,14 @@ class AgentVectorEnv:
     def reset(self, seed: Optional[int] = None) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.int8]]:
         """Start every game afresh (``seed``: reseed the games' and the seats'
         random streams); returns ``(observations, action_masks)``."""
-        if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        obs, info = self.vec.reset(seed=seed)
-        self._keep(obs, info)
-        self._draw_seats(np.ones(self.num_envs, dtype=np.bool_))
-        self._opponents_move()
-        return self._observations(), self.action_masks()
+        with self._all_or_nothing():
+            if seed is not None:
+                self._rng = np.random.default_rng(seed)
+            obs, info = self.vec.reset(seed=seed)
+            self._keep(obs, info)
+            self._draw_seats(np.ones(self.num_envs, dtype=np.bool_))
+            self._opponents_move()
+            return self._observations(), self.action_masks()
 
     def step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
                                                     npt.NDArray[np.bool_], npt.NDArray[np.bool_],
@@ -116,8 +124,14 @@ class AgentVectorEnv:
         returns ``(observations, rewards, terminated, truncated, final)``.
         IllegalActionError (no game changed) for an illegal action.  An
         evaluator opponent's answer is checked (EvaluatorError if it is not
-        priors and values of the right shapes, finite); the agent's actions
-        are applied by then, so after that error call ``reset()``."""
+        priors and values of the right shapes, finite); on that error, or any
+        other of the opponent's, the env is as it was before the call."""
+        with self._all_or_nothing():
+            return self._step(actions)
+
+    def _step(self, actions: npt.ArrayLike) -> tuple[npt.NDArray[np.float32], npt.NDArray[np.float32],
+                                                     npt.NDArray[np.bool_], npt.NDArray[np.bool_],
+                                                     npt.NDArray[np.float32]]:
         if self.self_play:
             movers = self._player.copy()
             obs, rew, term, trunc, info = self.vec.step(actions)
@@ -149,6 +163,26 @@ class AgentVectorEnv:
         """A uniform legal action per game (drawn in C from the games' streams)."""
         actions: npt.NDArray[np.int32] = self.vec.random_actions().copy()
         return actions
+
+    @contextlib.contextmanager
+    def _all_or_nothing(self) -> Iterator[None]:
+        """Put everything back if the block fails: an evaluator opponent is
+        called after the agent's actions were applied, and may be called
+        again after its own plies."""
+        if isinstance(self.opponent, str):      # 'random' and 'self' never fail in mid-step
+            yield
+            return
+        self.vec._save()
+        rng, stream = self._rng, self._rng.bit_generator.state
+        kept = (self.seats.copy(), self._obs, self._mask, self._player)
+        try:
+            yield
+        except BaseException:
+            self.vec._restore()
+            self._rng = rng
+            rng.bit_generator.state = stream
+            self.seats[:], self._obs, self._mask, self._player = kept
+            raise
 
     # -- the opponent -----------------------------------------------------
 

@@ -6,6 +6,7 @@ import pytest
 from support import reference_dir
 
 from ludens import Board, NotationError
+from ludens.errors import ParameterError
 
 
 def _geometry(name):
@@ -87,6 +88,24 @@ def test_custom_board_and_holes():
         Board.custom([(0, 0), (0, 0)])
     with pytest.raises(ValueError):
         Board.rhombus(27)
+
+
+def test_custom_board_bounding_box_limit():
+    # The geometry keeps a dense grid of the bounding box: two cells 30,000
+    # apart once asked for 3.6 GB.  Up to 2**20 lattice points are taken.
+    limit = Board.MAX_BOX_POINTS
+    assert limit == 2**20
+    assert Board.custom([(0, 0), (limit - 1, 0)]).shape2d == (1, limit)
+    assert Board.custom([(0, 0), (1023, 1023)]).shape2d == (1024, 1024)
+    for cells, extent in (([(0, 0), (limit, 0)], f"{limit + 1} x 1 = {limit + 1} "),
+                          ([(0, 0), (1024, 1023)], f"1025 x 1024 = {1025 * 1024} "),
+                          ([(0, 0), (30_000, 30_000)], "30001 x 30001 = 900060001 "),
+                          ([(-2**29, 0), (0, 2**29)], f"{2**29 + 1} x {2**29 + 1} = ")):
+        with pytest.raises(ParameterError) as info:
+            Board.custom(cells)
+        assert extent in str(info.value) and f"the limit of {limit} (2**20)" in str(info.value)
+    with pytest.raises(ParameterError, match="bounding box"):
+        Board([(0, 0), (0, 2**21)], ["a", "b"], kind="custom", lattice="square")
 
 
 def test_render_shapes():

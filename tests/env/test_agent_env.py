@@ -186,3 +186,67 @@ def test_an_opponent_sees_read_only_copies_and_its_answer_is_checked():
                    (-np.ones((4, 9)), np.zeros(4))]:
         with pytest.raises(EvaluatorError):
             AgentVectorEnv(game, 4, opponent=lambda o, m, p, answer=answer: answer, seat=1, seed=0).reset()
+
+
+class Flaky(Preference):
+    """Preference that fails, on the call numbered ``fail_at``, as ``how`` says."""
+
+    fail_at = None
+    how = "raise"
+
+    def __call__(self, obs, mask, player):
+        if self.calls + 1 == self.fail_at:
+            self.calls += 1
+            if self.how == "garbage":
+                return None
+            raise KeyboardInterrupt if self.how == "interrupt" else RuntimeError("the opponent fails")
+        return super().__call__(obs, mask, player)
+
+
+def _everything(env):
+    return ([env.vec.state(i).history for i in range(env.num_envs)], [env.vec.state(i).ply for i in range(env.num_envs)],
+            env.seats.tolist(), env._observations().tobytes(), env.action_masks().tobytes())
+
+
+def _same(a, b):
+    assert _everything(a) == _everything(b)
+    assert a.sample_actions().tolist() == b.sample_actions().tolist()     # the games' random streams too
+
+
+@pytest.mark.parametrize("name, params", CASES + [("storisende", {"size": 3})])
+def test_a_failing_opponent_leaves_the_env_as_it_was(name, params):
+    # Twin envs, one with an opponent that fails now and then (raising, answering
+    # garbage, Ctrl-C) in the middle of a step: after each failure every game,
+    # seat and random stream is as before the call, so the two stay identical.
+    game = ludens.load(name, **params)
+    flaky, good = Flaky(game, 3), Preference(game, 3)
+    a = AgentVectorEnv(game, 6, opponent=flaky, seat="random", seed=5, max_plies=40)
+    b = AgentVectorEnv(game, 6, opponent=good, seat="random", seed=5, max_plies=40)
+    flaky.fail_at, flaky.how = 1, "raise"
+    with pytest.raises(RuntimeError):
+        a.reset()
+    a.reset()
+    b.reset()
+    _same(a, b)
+    rng = np.random.default_rng(1)
+    failures = 0
+    for t in range(60):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in a.action_masks()])
+        flaky.fail_at = flaky.calls + int(rng.integers(1, 4)) if t % 2 else None
+        flaky.how = ("raise", "garbage", "interrupt")[t % 3]
+        before = _everything(a)
+        try:
+            a.step(actions)
+        except (RuntimeError, EvaluatorError, KeyboardInterrupt):
+            failures += 1
+            assert _everything(a) == before, f"step {t}: a failed step changed the env"
+        else:                   # fail_at lay beyond this step's calls: a plain step
+            b.step(actions)
+            _same(a, b)
+            continue
+        flaky.fail_at = None
+        got, want = a.step(actions), b.step(actions)
+        for x, y in zip(got, want):
+            np.testing.assert_array_equal(x, y)
+        _same(a, b)
+    assert failures > 5

@@ -486,6 +486,64 @@ def test_legal_turns_and_count_match_the_generic_search():
     assert checked > 600
 
 
+def most_actions(state, memo):
+    """The most actions the rest of the turn can take, by trying every
+    sequence (merged by hash); with whether some line ended the game in mid-turn."""
+    key = state.hash
+    if key not in memo:
+        best, cut = 0, False
+        for a in state.legal_actions():
+            child = state.clone()
+            child.apply_action(a)
+            if child.is_terminal() or child.turn_plies == 0:
+                more, ended = 0, child.is_terminal() and child.turn_plies > 0
+            else:
+                more, ended = most_actions(child, memo)
+            best, cut = max(best, 1 + more), cut or ended
+        memo[key] = best, cut
+    return memo[key]
+
+
+def test_actions_left_by_hand():
+    s = position([". . . . .",
+                  ". . . . .",
+                  "W . W . .",
+                  ". . . . .",
+                  ". . . . W"], grown=True)
+    assert s.actions_left() == 3                    # a3, c3, e1 grow one stone each (b3 would grow two at once)
+    act(s, "b3")
+    assert s.actions_left() == 1                    # e1 still grows
+    p = privileged()
+    assert p.actions_left() == 2                    # b2 grows, then the privilege's plant (or end)
+    act(p, "b3")
+    assert p.phase == "plant" and p.actions_left() == 1
+    act(p, "end")
+    assert p.actions_left() == 1                    # White plants or grows one chain
+    assert ludens.load("symple", size=5).new_initial_state().actions_left() == 1
+
+
+@pytest.mark.parametrize("name,params", [("symple", {"size": 4}), ("symple", {"size": 6}),
+                                         ("hex", {"size": 4, "protocol": "symple"}),
+                                         ("hex", {"size": 5, "protocol": "symple"})])
+def test_actions_left_is_the_longest_rest_of_the_turn(name, params):
+    # Every sequence of actions tried: the longest rest of the turn, exactly
+    # (Symple Hex: at least, where a win in mid-grow cuts a line short).
+    game = ludens.load(name, **params)
+    checked = 0
+    for g in range(25):
+        rng = ludens.Rng(7, g)
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            if rng.below(2) == 0:
+                longest, cut = most_actions(s, {})
+                assert s.actions_left() >= longest if cut else s.actions_left() == longest, (s.to_json(), longest)
+                checked += 1
+            acts = s.legal_actions()
+            s.apply_action(acts[rng.below(len(acts))])
+        assert s.actions_left() == 0
+    assert checked > 100
+
+
 def lattice(n):
     """Single white stones two points apart: every point between two of them touches both."""
     return position([" ".join("W" if i % 2 == 0 and j % 2 == 0 else "." for j in range(n))

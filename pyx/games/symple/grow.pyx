@@ -185,6 +185,40 @@ cdef class GrowState(State):
             turns -= grows - avoid
         return total + turns
 
+    def actions_left(self):
+        """The most actions the rest of the turn can take; 0 when the game is over.
+
+        A plant (or ``pass``) is one action; a grow is one per stone, and
+        under the privilege one more for the plant or ``end`` that follows
+        it when some plant cell is left (exactly one in the privilege's plant
+        phase).  Between turns, the larger of a plant and the largest grow.
+        The grows' stones vary (one stone may grow two chains): this is the
+        largest, from the same matchings as ``count_legal_turns``; a win in
+        mid-grow ends the turn sooner.
+        """
+        if self._gs().h.to_move < 0:
+            return 0
+        plants, edges, priv = self._turn_parts()
+        if edges is None:                       # the privilege's plant, or 'end'
+            return 1
+        least = 1 if plants or self._may_pass() else 0
+        if not edges:
+            return least
+        comps = [_Component(e) for e in _components(edges)]
+        most = sum(comp.most() for comp in comps)
+        if priv:                                # a grow that leaves a plant cell takes one action more
+            nbrs = self.game.board.neighbours
+            where = {c: k for k, comp in enumerate(comps) for c in comp.cells}
+            for p in priv:
+                barred = {}
+                for nb in nbrs(p):
+                    if nb in where:
+                        barred.setdefault(where[nb], set()).add(nb)
+                parts = [comp.most(frozenset(barred.get(k, ()))) for k, comp in enumerate(comps)]
+                if None not in parts:
+                    most = max(most, sum(parts) + 1)
+        return max(least, most)
+
     def _may_pass(self):
         """Whether ``pass`` is legal now (passing=True, between turns)."""
         cdef GrowTables* g = self._gg()
@@ -335,6 +369,7 @@ cdef class _Component:
     cdef list masks
     cdef list closing
     cdef dict _counts
+    cdef dict _most
 
     def __init__(self, edges):
         self.cells = [c for c, _ in edges]
@@ -351,6 +386,7 @@ cdef class _Component:
         for k, i in last.items():
             self.closing[i] |= 1 << k
         self._counts = {}
+        self._most = {}
 
     cdef object _step(self, int i, object used, frozenset demands, bint take):
         K = self.masks[i]
@@ -397,6 +433,29 @@ cdef class _Component:
         total = sum(layer.values())
         self._counts[barred] = total
         return total
+
+    def most(self, frozenset barred=frozenset()):
+        """The most cells of a maximal matching using no cell of ``barred``
+        (None when none avoids them): ``count``'s programme, keeping the
+        largest number of cells taken instead of the number of ways."""
+        if barred in self._most:
+            return self._most[barred]
+        layer = {(0, frozenset()): 0}
+        cdef int i
+        for i in range(len(self.cells)):
+            nxt = {}
+            for state, taken in layer.items():
+                PyErr_CheckSignals()
+                for take in (True, False):
+                    if take and self.cells[i] in barred:
+                        continue
+                    child = self._step(i, state[0], state[1], take)
+                    if child is not None:
+                        nxt[child] = max(nxt.get(child, 0), taken + take)
+            layer = nxt
+        best = max(layer.values()) if layer else None
+        self._most[barred] = best
+        return best
 
     def matchings(self):
         """Yield each maximal matching once, as its list of cells in this component's order.
