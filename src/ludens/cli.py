@@ -261,6 +261,9 @@ def cmd_evaluate(args: argparse.Namespace, out: TextIO) -> int:
         if value is not None and value < low:
             raise UsageError(f"{flag} must be at least {low}")
     games = [_load(args.game, params) for params in combos]
+    if args.plot_metric is not None and not args.plot:
+        raise UsageError("--plot-metric says what --plot draws: give --plot FILE too")
+    args.plot_metric = args.plot_metric or "win_seat"
     if args.plot:
         from ludens.metrics import METRICS
         if args.plot_metric not in METRICS:
@@ -313,8 +316,8 @@ def _search_settings(args: argparse.Namespace) -> dict[str, Any]:
     """MCTS settings from --seconds / --simulations / --threads (shared by play and analyse)."""
     if args.seconds is not None and args.simulations is not None:
         raise UsageError("give --seconds or --simulations, not both")
-    if args.seconds is not None and not args.seconds > 0:
-        raise UsageError("--seconds must be positive")
+    if args.seconds is not None and not 0 < args.seconds < float("inf"):
+        raise UsageError("--seconds must be a positive number")
     if args.simulations is not None and args.simulations < 1:
         raise UsageError("--simulations must be at least 1")
     if args.threads < 1:
@@ -329,6 +332,7 @@ def _search_settings(args: argparse.Namespace) -> dict[str, Any]:
 
 def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
     game = _one_game(args)
+    settings = _search_settings(args)         # checked whoever the opponent is: a bad value is never ignored
     if args.seat is not None and not 0 <= args.seat < game.num_players:
         raise UsageError(f"--seat must be in 0..{game.num_players - 1}")
     computer: bots.Bot
@@ -339,7 +343,7 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
             raise UsageError(f"--level must be in 1..{tuning.LEVELS}")
         computer = bots.LevelBot(args.level, seed=args.seed, threads=args.threads)
     elif args.vs == "mcts":
-        computer = bots.MCTSBot(seed=args.seed, **_search_settings(args))
+        computer = bots.MCTSBot(seed=args.seed, **settings)
     else:
         computer = bots.RandomBot(args.seed)
     state = game.new_initial_state()
@@ -798,7 +802,7 @@ def build_parser() -> argparse.ArgumentParser:
     ev.add_argument("--json", action="store_true", help="print the table as JSON")
     ev.add_argument("--plot", metavar="FILE", help="draw a metric with its 95%% intervals to FILE "
                     "(.png, .svg, .pdf; needs matplotlib)")
-    ev.add_argument("--plot-metric", default="win_seat", metavar="METRIC",
+    ev.add_argument("--plot-metric", default=None, metavar="METRIC",
                     help="the metric --plot draws (default win_seat)")
     ev.add_argument("--no-progress", action="store_true", help="no progress bar")
 

@@ -10,8 +10,12 @@ subject, with the value and its 95 % interval.
 
 Game i of a combination seats bots reseeded from ``(seed, i)``, so with
 simulation budgets the table is the same whatever the thread count or the
-executor.  Ctrl-C ends a run within a decision and raises
-``EvaluationInterrupted``, which carries the table of the games finished.
+executor.  Ctrl-C ends a run within ~0.2 s and raises
+``EvaluationInterrupted``, which carries the table of the games finished:
+as in ``ludens.match``, no game starts after it and the decisions under way
+in the worker threads are interrupted (``Bot.interrupt``; a bot of one's own
+that does not implement it finishes its decision; with an ``executor`` of
+one's own, its games are only cancelled where they have not started).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ import numpy as np
 from ludens import bots as _bots
 from ludens._params import in_force
 from ludens._registry import game_class, load
+from ludens._stopping import Running, wind_down
 from ludens._state import Game
 from ludens.errors import ParameterError
 from ludens.metrics import GameTrace, Row, TraceBuilder, colour_names, summarize
@@ -89,14 +94,22 @@ def _seat_bots(a: _bots.Bot, b: Optional[_bots.Bot], players: int, seed: int, i:
 
 
 def _game_task(name: str, params_json: str, a: BotSpec, b: Optional[BotSpec], seed: int, i: int,
-               max_plies: Optional[int], stop: Optional[threading.Event] = None) -> GameTrace:
-    """One game as a picklable unit of work (for threads and for any Executor)."""
+               max_plies: Optional[int], stop: Optional[threading.Event] = None,
+               running: Optional[Running] = None) -> GameTrace:
+    """One game as a picklable unit of work (for threads and for any Executor;
+    ``stop`` and ``running``, for Ctrl-C, only on the run's own threads)."""
     game = load(name, **json.loads(params_json))
     limit = game.default_max_plies if max_plies is None else max_plies
     bot_a = _bots.load(a)
     bot_b = None if b is None else _bots.load(b)
     seats, labels = _seat_bots(bot_a, bot_b, game.num_players, seed, i)
-    return play_trace(game, seats, limit, labels, stop)
+    if running is None:
+        return play_trace(game, seats, limit, labels, stop)
+    running.add(seats)
+    try:
+        return play_trace(game, seats, limit, labels, stop)
+    finally:
+        running.remove(seats)
 
 
 def _games(game: Union[str, Game, Sequence[Game]], grid: Optional[Mapping[str, Iterable[Any]]],
@@ -145,6 +158,7 @@ def play_traces(game: Union[str, Game, Sequence[Game]], bot: BotSpec = "mcts", n
     specs = [(g.name, json.dumps(g.params, sort_keys=True)) for g in games]
     done: list[tuple[int, int, GameTrace]] = []
     stop = threading.Event()
+    running = Running()
     bar = None
     if progress:
         from tqdm.auto import tqdm
@@ -160,7 +174,7 @@ def play_traces(game: Union[str, Game, Sequence[Game]], bot: BotSpec = "mcts", n
     def submit(job: tuple[int, int]) -> Future[GameTrace]:
         c, i = job
         if executor is None:
-            return runner.submit(_game_task, *specs[c], a, b, seed, i, max_plies, stop)
+            return runner.submit(_game_task, *specs[c], a, b, seed, i, max_plies, stop, running)
         return runner.submit(_game_task, *specs[c], a, b, seed, i, max_plies)
 
     pending: dict[Future[GameTrace], tuple[int, int]] = {}
@@ -168,16 +182,18 @@ def play_traces(game: Union[str, Game, Sequence[Game]], bot: BotSpec = "mcts", n
     try:
         for job in jobs:
             pending[submit(job)] = job
-            if len(pending) >= window:
+            while len(pending) >= window:
                 _collect(pending, done, bar)
         while pending:
             _collect(pending, done, bar)
     except BaseException as e:
         stop.set()                   # running games end at their next decision
-        for fut in pending:
-            fut.cancel()
         if pool is not None:
-            pool.shutdown(wait=True, cancel_futures=True)
+            wind_down(pending, running)     # ... and the decisions under way are cut short
+            pool.shutdown(wait=False, cancel_futures=True)
+        else:
+            for fut in pending:
+                fut.cancel()
         if bar is not None:
             bar.close()
         if isinstance(e, KeyboardInterrupt) and not isinstance(e, EvaluationInterrupted):
@@ -194,7 +210,9 @@ def play_traces(game: Union[str, Game, Sequence[Game]], bot: BotSpec = "mcts", n
 
 def _collect(pending: dict[Future[GameTrace], tuple[int, int]], done: list[tuple[int, int, GameTrace]],
              bar: Any) -> None:
-    finished, _ = wait(pending, return_when=FIRST_COMPLETED)
+    """Store the games that finish within 0.1 s (the main thread wakes up
+    meanwhile, so Ctrl-C is seen at once)."""
+    finished, _ = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
     for fut in finished:
         c, i = pending.pop(fut)
         done.append((c, i, fut.result()))

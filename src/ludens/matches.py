@@ -24,6 +24,7 @@ import numpy as np
 
 from ludens import bots as _bots
 from ludens._registry import load as load_game
+from ludens._stopping import Running, wind_down
 from ludens._state import Game
 from ludens.errors import ParameterError
 from ludens.simulation import wilson_interval
@@ -159,32 +160,6 @@ def play_game(game: Game, seats: Sequence[_bots.Bot], max_plies: int, stop: Opti
     return state.returns(), state.ply, not state.is_terminal()
 
 
-class _Running:
-    """The bots of the games under way, so that Ctrl-C can interrupt their
-    decisions from the main thread."""
-
-    def __init__(self) -> None:
-        self._lock = threading.Lock()
-        self._bots: list[Any] = []
-
-    def add(self, bots: Sequence[Any]) -> None:
-        with self._lock:
-            self._bots.extend(bots)
-
-    def remove(self, bots: Sequence[Any]) -> None:
-        with self._lock:
-            for bot in bots:
-                self._bots.remove(bot)
-
-    def interrupt(self) -> None:
-        with self._lock:
-            bots = list(self._bots)
-        for bot in bots:
-            interrupt = getattr(bot, "interrupt", None)
-            if interrupt is not None:
-                interrupt()
-
-
 Row = tuple[int, int, int, bool]
 
 
@@ -196,20 +171,6 @@ def _collect(pending: dict[Future[Row], int], done: dict[int, Row], bar: Any) ->
         done[pending.pop(fut)] = fut.result()
         if bar is not None:
             bar.update(1)
-
-
-def _wind_down(pending: dict[Future[Row], int], running: _Running, patience: float = 1.0) -> None:
-    """End the games under way: interrupt the decisions being made every
-    10 ms (a search may start just after one call) until every game has
-    stopped at its next decision, or ``patience`` seconds have passed (a bot
-    that cannot be interrupted is then left to finish alone)."""
-    for fut in pending:
-        fut.cancel()
-    end = time.perf_counter() + patience
-    while time.perf_counter() < end:
-        running.interrupt()
-        if not wait(pending, timeout=0.01).not_done:
-            return
 
 
 def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str, _bots.Bot], games: int = 100,
@@ -243,7 +204,7 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
     a, b = _bots.load(bot_a), _bots.load(bot_b)
     P = game.num_players
     stop = threading.Event()
-    running = _Running()
+    running = Running()
 
     def one(i: int) -> Row:
         seat_a = i % P
@@ -279,7 +240,7 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
             _collect(pending, done, bar)
     except BaseException as e:
         stop.set()                  # the games under way end at their next decision
-        _wind_down(pending, running)
+        wind_down(pending, running)
         pool.shutdown(wait=False, cancel_futures=True)
         if isinstance(e, KeyboardInterrupt) and not isinstance(e, MatchInterrupted):
             # Only the games finished before Ctrl-C: one that ends while winding

@@ -28,7 +28,7 @@ import ludens
 from ludens import bots, nets, pictures, records, tuning
 from ludens._coordinates import NAME
 from ludens._state import State
-from ludens.errors import LudensError
+from ludens.errors import LudensError, ParameterError
 
 __all__ = ["Sessions", "RequestError", "LEVELS", "NETWORK_SIMULATIONS", "make_server", "MAX_BODY", "MAX_GAMES"]
 
@@ -499,7 +499,12 @@ class _Handler(BaseHTTPRequestHandler):
 
 def make_server(host: str = "127.0.0.1", port: int = 8000, sessions: Optional[Sessions] = None) -> ThreadingHTTPServer:
     """A server (not yet serving: call ``serve_forever``) of one ``Sessions``;
-    port 0 picks a free port (``server.server_address``)."""
+    port 0 picks a free port (``server.server_address``).  An empty ``host``
+    (which the socket takes as every interface) is a ParameterError: every
+    interface is asked for by name, ``"0.0.0.0"`` (or ``"::"``)."""
+    if not isinstance(host, str) or not host.strip():
+        raise ParameterError(f"host {host!r} is not an address; to listen on every interface say 0.0.0.0 "
+                             "(the default 127.0.0.1 is this machine only)")
     handler = type("Handler", (_Handler,), {"sessions": sessions or Sessions()})
     server = ThreadingHTTPServer((host, port), handler)
     server.daemon_threads = True

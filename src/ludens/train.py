@@ -14,8 +14,12 @@ The JAX model computes what ``ludens.nets.Network.forward`` computes, with
 the same weight names and layouts (a test compares the two), so a checkpoint
 is the trained network exactly.
 
-Threads: one training run per process; it uses the cores through JAX's and
-numpy's own threads.
+The jitted update step is kept for the process, one per architecture,
+settings, learning rate and weight decay: a second run with the same ones
+(a test suite, a sweep over seeds) does not compile it again.
+
+Threads: one training run per process at a time; it uses the cores through
+JAX's and numpy's own threads.
 """
 
 from __future__ import annotations
@@ -117,12 +121,40 @@ def _loss_fn(arch: str, config: dict[str, Any]) -> Callable[..., Any]:
     return loss
 
 
+# The jitted update steps, one per (architecture, settings, learning rate,
+# weight decay): a second training run in the process reuses the compiled
+# step instead of tracing and compiling it again (jit keeps one compilation
+# per input shape inside each).  ``traces`` counts the tracings (a test reads it).
+_UPDATES: dict[tuple[str, str, float, float], tuple[Any, Any]] = {}
+traces = 0
+
+
+def _update(arch: str, config: dict[str, Any], learning_rate: float, weight_decay: float) -> tuple[Any, Any]:
+    """(optimizer, jitted step) for these settings, made once per process."""
+    key = (arch, json.dumps(config, sort_keys=True), float(learning_rate), float(weight_decay))
+    if key not in _UPDATES:
+        jax = _jax()
+        optax = require("optax", "train")
+        opt = optax.adamw(learning_rate, weight_decay=weight_decay)
+        loss = _loss_fn(arch, config)
+
+        def step(params: Any, opt_state: Any, obs: Any, mask: Any, policy: Any, value: Any) -> Any:
+            global traces
+            traces += 1          # runs when jit traces, not when the compiled step runs
+            (total, parts), grads = jax.value_and_grad(loss, has_aux=True)(params, obs, mask, policy, value)
+            updates, opt_state = opt.update(grads, opt_state, params)
+            return optax.apply_updates(params, updates), opt_state, total, parts
+
+        _UPDATES[key] = (opt, jax.jit(step))
+    return _UPDATES[key]
+
+
 def train(game: Game, config: TrainConfig, out: Path, progress: bool = True,
           log: Optional[Callable[[str], None]] = None) -> nets.Network:
     """Train a network for ``game`` by ``config``; checkpoints, the curve and
     its plot go to the folder ``out``.  Returns the last network."""
     jax = _jax()
-    optax = require("optax", "train")
+    require("optax", "train")        # missing optax fails here, before any folder is made
     from tqdm import tqdm
 
     if config.iterations < 1 or config.games < 1 or config.steps < 0 or config.batch < 1:
@@ -144,16 +176,8 @@ def train(game: Game, config: TrainConfig, out: Path, progress: bool = True,
     say = log or (lambda text: None)
     net = nets.Network.init(config.arch, game, seed=config.seed, **config.net)
     params = {k: jax.numpy.asarray(v) for k, v in net.params.items()}
-    opt = optax.adamw(config.learning_rate, weight_decay=config.weight_decay)
+    opt, update = _update(net.arch, net.config, config.learning_rate, config.weight_decay)
     opt_state = opt.init(params)
-    loss = _loss_fn(net.arch, net.config)
-
-    def step(params: Any, opt_state: Any, obs: Any, mask: Any, policy: Any, value: Any) -> Any:
-        (total, parts), grads = jax.value_and_grad(loss, has_aux=True)(params, obs, mask, policy, value)
-        updates, opt_state = opt.update(grads, opt_state, params)
-        return optax.apply_updates(params, updates), opt_state, total, parts
-
-    update = jax.jit(step)
 
     buffer = ReplayBuffer(game, config.buffer)
     rng = np.random.default_rng([config.seed, 7])

@@ -144,6 +144,22 @@ def test_ctrl_c_stops_soon_and_keeps_the_finished_games():
     assert isinstance(got, KeyboardInterrupt)
 
 
+@pytest.mark.skipif(sys.platform == "win32", reason="SIGINT")
+@pytest.mark.parametrize("slow", ["mcts:seconds=30", "ab:seconds=30"])
+def test_ctrl_c_interrupts_the_searches_in_worker_threads(slow):
+    # Only the main thread sees KeyboardInterrupt: the evaluation must cut
+    # short the 30 s decisions under way in its two workers (Bot.interrupt).
+    timer = threading.Timer(1.0, lambda: os.kill(os.getpid(), signal.SIGINT))
+    timer.start()
+    start = time.perf_counter()
+    with pytest.raises(EvaluationInterrupted) as info:
+        ludens.evaluate("hex", slow, 4, params={"size": 7}, threads=2, frame=False)
+    stopped = time.perf_counter() - start - 1.0
+    timer.join()
+    assert stopped < 0.6, f"stopped {stopped:.3f} s after SIGINT"   # ~0.2 s asked; slack for a loaded machine
+    assert info.value.games == 0
+
+
 def test_the_command_line(tmp_path):
     from ludens.cli import main
     import io

@@ -32,7 +32,10 @@ HOSTILE: dict[str, list[list[str]]] = {
     "play": [["hex", "--vs", "nosuch"], ["hex", "--level", "0"], ["hex", "--level", "x"], ["hex", "--seat", "7"],
              ["hex", "--vs", "mcts", "--seconds", "-1"], ["hex", "--vs", "mcts", "--simulations", "0"],
              ["hex", "--vs", "mcts", "--threads", "0"],
-             ["hex", "--save", NOWHERE + ".jsonl"], ["nosuch"], ["hex", "-p", "size=0"]],
+             ["hex", "--save", NOWHERE + ".jsonl"], ["nosuch"], ["hex", "-p", "size=0"],
+             # search settings are checked whoever the opponent is (they were ignored against random)
+             ["hex", "--seconds", "-1"], ["hex", "--seconds", "nan"], ["hex", "--seconds", "inf"],
+             ["hex", "--simulations", "0"], ["hex", "--vs", "human", "--threads", "0"]],
     "match": [["hex", "random", "nosuchbot"], ["hex", "random:seed=abc", "random"],
               ["hex", "mcts:seconds=nan", "random"], ["hex", "mcts:simulations=-5", "random"],
               ["hex", "random", "random", "-n", "-3"], ["hex", "random", "random", "--threads", "0"],
@@ -46,14 +49,16 @@ HOSTILE: dict[str, list[list[str]]] = {
     "render": [["hex", "--size", "0"], ["hex", "--size", "inf"], ["hex", "--size", "nan"], ["hex", "--size", "-3"],
                ["hex", "--moves", "a1 a1"], ["hex", "-o", NOWHERE + ".svg"], ["hex", "-o", "/"], ["nosuch"]],
     "engine": [["--bot", "nosuch"], ["--bot", "mcts:seconds=-1"], ["--seed", "x"]],
-    "serve": [["--port", "-1"], ["--port", "70000"], ["--port", "x"], ["--port", ""]],
+    "serve": [["--port", "-1"], ["--port", "70000"], ["--port", "x"], ["--port", ""],
+              ["--host", ""], ["--host", " "]],         # every interface, silently: 0.0.0.0 must say so
     "branching": [["hex", "-n", "0"], ["hex", "-n", "x"], ["hex", "--limit", "-1"], ["nosuch"]],
     "train": [["hex", "--iterations", "-1"], ["hex", "--games", "0"], ["hex", "--lr", "nan"],
               ["hex", "--arch", "nosuch"], ["hex", "--net", "width"], ["hex", "--vs", "nosuch"],
               ["hex", "--minutes", "-1"], ["hex", "--out", NOWHERE + "/net.npz"], ["nosuch"]],
     "evaluate": [["hex", "-n", "0"], ["hex", "--bot", "nosuch"], ["hex", "--opponent", "mcts:seconds=nan"],
                  ["hex", "--threads", "0"], ["hex", "--max-plies", "0"], ["hex", "--csv", NOWHERE + ".csv"],
-                 ["hex", "--plot", NOWHERE + ".png"], ["hex", "--plot", "/tmp/x.png", "--plot-metric", "nosuch"], ["hex", "-p", "size=x"]],
+                 ["hex", "--plot", NOWHERE + ".png"], ["hex", "--plot", "/tmp/x.png", "--plot-metric", "nosuch"], ["hex", "-p", "size=x"],
+                 ["hex", "--plot-metric", "win_seat"]],          # draws nothing without --plot
     "bench": [["nosuch"], ["hex", "--seconds", "-1"], ["hex", "--seconds", "nan"], ["hex", "--seconds", "inf"],
               ["hex", "--threads", "0"]],
 }

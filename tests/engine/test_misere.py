@@ -101,3 +101,29 @@ def test_rex_the_connecting_player_loses():
         for move in ("a1", "b1", "a2"):
             s.apply(move)
         assert s.is_terminal() and list(s.returns()) == returns
+
+
+def test_every_two_player_game_takes_misere_and_is_tested_here():
+    # A game added later must take misere= (docs/games/protocols.rst) and join TWO_PLAYER.
+    for name in ludens.games():
+        game = ludens.load(name)
+        if game.num_players == 2:
+            assert "misere" in game.params, name
+            assert name in {n for n, _ in TWO_PLAYER}, name
+
+
+@pytest.mark.parametrize("name,params", [(n, p) for n, p in TWO_PLAYER if ludens.load(n).SCORES_DECIDE],
+                         ids=[i for (n, _), i in zip(TWO_PLAYER, IDS) if ludens.load(n).SCORES_DECIDE])
+def test_where_scores_decide_a_higher_score_loses_the_misere_game(name, params):
+    # The scores stay the base game's, so under misère a strictly higher score means a worse
+    # result (the conformance suite checks each finished game the same way).
+    res = ludens.simulate(ludens.load(name, **params, misere=True), 60, seed=5, threads=1)
+    decided = 0
+    for scores, returns, cut in zip(res.scores, res.returns, res.truncated):
+        if cut:
+            continue                                  # (cut at the ply cap: no result)
+        for p, q in ((0, 1), (1, 0)):
+            if scores[p] > scores[q]:
+                assert returns[p] < returns[q], (scores, returns)
+                decided += 1
+    assert decided > 0

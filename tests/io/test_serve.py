@@ -364,3 +364,16 @@ def test_the_page_offers_a_network_for_its_game_only(server, browser, monkeypatc
     view = browser.execute_script("return window.ludensView()")
     assert view["players"] == ["az:hex4", "human"] and len(view["turns"]) == 1, "the network played first"
     assert browser.find_element(By.ID, "error").text == ""
+
+
+def test_an_empty_host_is_refused_every_interface_is_said_by_name():
+    # The socket takes "" as every interface: asked for silently, it exposed the page.
+    from ludens.errors import ParameterError
+    for host in ("", "  ", None):
+        with pytest.raises(ParameterError, match="0.0.0.0"):
+            make_server(host, 0)
+    srv = make_server("0.0.0.0", 0)
+    try:
+        assert srv.server_address[0] == "0.0.0.0"
+    finally:
+        srv.server_close()

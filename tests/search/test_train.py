@@ -46,14 +46,34 @@ def test_tiny_training_run_end_to_end(tmp_path):
     assert not np.array_equal(init.params["policy.w"], net.params["policy.w"])
 
 
+def test_a_second_run_reuses_the_compiled_step(tmp_path):
+    """The jitted update is made once per settings: a second run of the same
+    ones traces nothing and gives the same weights (the test above and the CLI
+    test below use these settings too, so the file compiles the step once)."""
+    game = ludens.load("tiptoptoe")
+    config = train.TrainConfig(arch="mlp", net={"hidden": [16]}, iterations=1, games=2, parallel=2,
+                               simulations=4, steps=2, batch=16, eval_every=0, seed=3)
+    first = train.train(game, config, tmp_path / "a", progress=False)
+    traced = train.traces
+    assert traced >= 1
+    second = train.train(game, config, tmp_path / "b", progress=False)
+    assert train.traces == traced
+    for name, w in first.params.items():
+        np.testing.assert_array_equal(w, second.params[name])
+    # other settings, another step; the same ones, the same step
+    opt, step = train._update("mlp", first.config, 1e-3, 1e-4)
+    assert train._update("mlp", {"hidden": [16]}, 0.001, 0.0001)[1] is step
+    assert train._update("mlp", first.config, 2e-3, 1e-4)[1] is not step
+
+
 def test_cli_train(tmp_path):
     import io
 
     from ludens.cli import main
     out = io.StringIO()
-    rc = main(["train", "tiptoptoe", "--out", str(tmp_path), "--net", "hidden=8", "--iterations", "1",
-               "--games", "2", "--parallel", "2", "--simulations", "4", "--steps", "1", "--batch", "4",
+    rc = main(["train", "tiptoptoe", "--out", str(tmp_path), "--net", "hidden=16", "--iterations", "1",
+               "--games", "2", "--parallel", "2", "--simulations", "4", "--steps", "1", "--batch", "16",
                "--eval-every", "1", "--eval-games", "2", "--eval-simulations", "2", "--no-progress"], out=out)
     assert rc == 0 and "latest.lnet" in out.getvalue()
-    assert nets.load(tmp_path / "latest.lnet").config == {"hidden": [8]}
+    assert nets.load(tmp_path / "latest.lnet").config == {"hidden": [16]}
     assert main(["train", "tiptoptoe", "--games", "0"]) == 2
