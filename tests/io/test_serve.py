@@ -8,6 +8,7 @@ import http.client
 import json
 import threading
 import time
+import xml.etree.ElementTree as ET
 
 import pytest
 
@@ -186,6 +187,43 @@ def test_the_bots_offered_are_the_levels_and_the_networks_that_ship(monkeypatch,
         s.bot(other, {"level": ["az:hex4"]})
 
 
+def _tiptoptoe_printed() -> dict[str, int]:
+    """Tip-Top-Toe's shipped numbering as its rules page prints it (9 rows,
+    top row first), by square: column letter, row counted from the bottom."""
+    from ludens._tiptoptoe_labels import SHIPPED
+    return {f"{'abcdefghi'[c]}{9 - r}": n for r, row in enumerate(SHIPPED) for c, n in enumerate(row)}
+
+
+def _drawn(svg: str, cls: str) -> dict[str, str]:
+    """``data-cell`` -> text of the SVG's elements of class ``cls`` (a cell's: its <title>)."""
+    out = {}
+    for e in ET.fromstring(svg).iter():
+        if e.get("class") == cls:
+            out[e.get("data-cell")] = (e.find("{http://www.w3.org/2000/svg}title") if cls == "cell" else e).text
+    return out
+
+
+def test_tiptoptoe_numbers_and_square_names_agree_on_the_page():
+    """Each square shows the number the engine plays there and names itself
+    on hover; the page's action for a number is its squares, and playing it
+    fills exactly them."""
+    game = ludens.load("tiptoptoe")
+    printed = _tiptoptoe_printed()
+    assert {c: game.number(c) for c in game.board.names} == printed
+    s = Sessions()
+    v = s.new({"game": "tiptoptoe", "players": ["human", "human"]})
+    assert _drawn(v["svg"], "label") == {c: str(n) for c, n in printed.items()}
+    assert _drawn(v["svg"], "cell") == {c: c for c in printed}
+    squares = {k: sorted(c for c, n in printed.items() if n == k) for k in range(1, 40)}
+    assert {a["text"]: sorted(a["cells"]) for a in v["actions"]} == {str(k): cs for k, cs in squares.items()}
+    assert all(a["kind"] == "place" for a in v["actions"])
+    for number in (20, 5, 32):
+        v = s.act(v["id"], {"action": str(number)})
+        assert sorted(c for c, colour in _drawn(v["svg"], "piece").items()) == sorted(
+            c for k in v["turns"] for c in squares[int(k)])
+    assert v["turns"] == ["20", "5", "32"]
+
+
 # -- a real browser -------------------------------------------------------------
 
 def _wait(browser, timeout: float = 60):
@@ -197,10 +235,11 @@ def _wait(browser, timeout: float = 60):
     raise AssertionError("the page stayed busy")
 
 
-def _play_by_clicks(browser, url: str, game: str, params: dict, checks) -> dict:
+def _play_by_clicks(browser, url: str, game: str, params: dict, checks, pick=lambda clicks, n: 0) -> dict:
     """A new game from the form against the random bot, then clicks until it
-    ends: a choice when the page offers one, else the first highlighted
-    cell, else the first action button.  Returns the final view."""
+    ends: a choice when the page offers one, else a highlighted cell (the
+    ``pick(clicks, n)``-th of the n, the first by default), else the first
+    action button.  Returns the final view."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -228,7 +267,7 @@ def _play_by_clicks(browser, url: str, game: str, params: dict, checks) -> dict:
         if choices:
             choices[0].click()
         elif targets:
-            cell = targets[0].get_attribute("data-cell")
+            cell = targets[pick(clicks, len(targets))].get_attribute("data-cell")
             browser.find_element(By.CSS_SELECTOR, f'#board .cell[data-cell="{cell}"]').click()
         else:
             assert buttons, f"nothing to click in {game}: {view['headline']}"
@@ -268,6 +307,57 @@ def test_whole_games_by_clicks_against_a_bot(server, browser):
     assert "wunchunk" in seen["choice"], "Wunchunk's colour was chosen"
     assert "storisende" in seen["move"], "a Storisende stack was moved by clicking it, then its target"
     assert len(wun["turns"]) > 2
+
+
+def test_symple_and_oust_by_clicks_against_a_bot(server, browser):
+    """Two more games played through by clicks, each with a turn of several
+    actions: Symple's growth of two groups (cells picked across the board, so
+    that there are groups to grow) and Oust's placement again after a capture."""
+    from selenium.webdriver.common.by import By
+    host, port = server.server_address[:2]
+    url = f"http://{host}:{port}/"
+    multi: dict[str, int] = {}
+
+    def checks(b, view, clicks):
+        if view["turn_plies"]:
+            multi[view["game"]] = multi.get(view["game"], 0) + 1
+            assert "turn in progress" in b.find_element(By.ID, "note").text
+            assert b.find_element(By.ID, "undo-action").is_enabled()
+        assert b.find_elements(By.CSS_SELECTOR, "#board .coord"), "coordinates on the board"
+
+    sym = _play_by_clicks(browser, url, "symple", {"size": 5}, checks, pick=lambda clicks, n: clicks * 7 % n)
+    status = browser.find_element(By.ID, "status").text
+    assert sym["winners"] in ([0], [1]) and status.endswith("scores " + " : ".join(f"{x:g}" for x in sym["scores"]))
+    oust = _play_by_clicks(browser, url, "oust", {"size": 3}, checks)
+    assert oust["winners"] in ([0], [1]) and len(oust["turns"]) > 2
+    assert multi.get("symple", 0) >= 1 and multi.get("oust", 0) >= 1, multi
+    # Oust: a turn of several placements is one turn of the move list, its placements joined.
+    assert any("," in t for t in oust["turns"]), oust["turns"]
+    assert browser.find_element(By.ID, "moves").text.split() == [
+        w for k, t in enumerate(oust["turns"]) for w in (f"{k + 1}.", t)]
+
+
+def test_tiptoptoe_a_click_plays_the_number_on_the_square(server, browser):
+    """Clicking a square plays the number drawn on it: all the squares of
+    that number fill, and the move list names the number."""
+    from selenium.webdriver.common.by import By
+    host, port = server.server_address[:2]
+    browser.get(f"http://{host}:{port}/")
+    _wait(browser)
+    v = _request(server, "POST", "/api/new", json.dumps({"game": "tiptoptoe", "players": ["human", "human"]}).encode())[1]
+    browser.execute_script("window.ludensShow(arguments[0])", v)
+    printed = _tiptoptoe_printed()
+    for cell in ("c8", "i1", "e5"):           # numbers 19 (three squares), 25 (two), 5 (the middle's own)
+        label = browser.find_element(By.CSS_SELECTOR, f'#board .label[data-cell="{cell}"]').text
+        assert label == str(printed[cell])
+        browser.find_element(By.CSS_SELECTOR, f'#board .cell[data-cell="{cell}"]').click()
+        _wait(browser)
+        view = browser.execute_script("return window.ludensView()")
+        assert view["turns"][-1] == label and browser.find_element(By.ID, "error").text == ""
+        pieces = {p.get_attribute("data-cell") for p in browser.find_elements(By.CSS_SELECTOR, "#board .piece")}
+        assert {c for c, n in printed.items() if n == int(label)} <= pieces
+    assert view["turns"] == ["19", "25", "5"]
+    assert browser.find_element(By.ID, "moves").text.split() == ["1.", "19", "2.", "25", "3.", "5"]
 
 
 def test_undo_inside_a_turn_by_clicks(server, browser):
