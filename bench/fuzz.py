@@ -4,9 +4,10 @@
     python bench/fuzz.py --count 20000 --games hex,oust --seconds 600
     python bench/fuzz.py --surfaces         # 10^5 hostile calls on each surface of tests/surfaces.py
     python bench/fuzz.py --surfaces mcts-evaluator --count 200000
+    python bench/fuzz.py --surfaces matches  # 10^5 hostile ludens.match calls
 
 ``--surfaces [NAMES]`` fuzzes the surfaces over the states instead (the MCTS
-evaluator hook, VectorEnv, ...: the table ``SURFACES`` in tests/surfaces.py,
+evaluator hook, VectorEnv, the adapters, records, matches: the table ``SURFACES`` in tests/surfaces.py,
 where a new surface is one function and one row), by default 10^5 calls each.
 
 The inputs and checks are tests/fuzzing.py's (the suite runs a bounded

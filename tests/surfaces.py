@@ -1,7 +1,7 @@
 """Hostile calls on the surfaces built over game states (the MCTS evaluator,
-VectorEnv, the OpenSpiel and Gymnasium adapters, records), shared by the bounded
-suites (tests/search/test_search_fuzz.py, tests/env/test_env_fuzz.py, each in a
-child process) and ``bench/fuzz.py --surfaces`` (>= 10^5 calls a surface).
+VectorEnv, the OpenSpiel and Gymnasium adapters, records, matches), shared by
+the bounded suites (tests/search/test_search_fuzz.py, tests/env/test_env_fuzz.py,
+tests/search/test_matches_fuzz.py, each in a child process) and ``bench/fuzz.py --surfaces`` (>= 10^5 calls a surface).
 
 ``SURFACES`` is the table: a name -> ``fn(count, seed)`` making ``count``
 hostile calls and returning ``(outcome counts, failure descriptions)``.  An
@@ -17,9 +17,13 @@ counts, then any failures, and exits non-zero on a failure.
 
 from __future__ import annotations
 
+import _thread
+import gc
 import json
 import random
 import sys
+import threading
+import time
 from collections import Counter
 from typing import Any, Callable
 
@@ -388,11 +392,188 @@ def record_surface(count: int, seed: int) -> tuple[Counter, list[str]]:
     return outcomes, failures
 
 
+# -- matches ---------------------------------------------------------------------------
+
+class BotFault(Exception):
+    """Raised by a hostile bot on purpose: match() must pass it through unchanged."""
+
+
+_SPEC_KINDS = ["random", "mcts", "ab", "az", "level", "nosuch", "", " MCTS ", ":", "random:", "ab:"]
+_SPEC_KEYS = ["seed", "simulations", "seconds", "threads", "max_mib", "exploration", "nodes", "reuse",
+              "classic", "nosuch", "", "="]
+_SPEC_VALUES = ["1", "2", "3", "0", "-1", "nan", "inf", "-inf", "1e400", "abc", "", "true", str(2**64), "1.5",
+                "0.001", "1e30", "2**3", "\x00", "9" * 400]
+
+
+def _hostile_spec(rng: random.Random) -> Any:
+    """A bot spec: text made of the spec grammar's parts (most of them bad), or an object that is none."""
+    if rng.random() < 0.1:
+        return rng.choice([None, 3, 1.5, b"random", ["random"], {"kind": "random"}, True, object()])
+    kind = rng.choice(_SPEC_KINDS)
+    items = [f"{rng.choice(_SPEC_KEYS)}{rng.choice(['=', '=', '', '=='])}{rng.choice(_SPEC_VALUES)}"
+             for _ in range(rng.randrange(0, 3))]
+    if not items and kind.strip().lower() in ("mcts", "ab"):       # their default budgets take seconds a game
+        items = ["simulations=5" if kind.strip().lower() == "mcts" else "nodes=50"]
+    spec = kind + (":" + rng.choice([",", ", ", ",,"]).join(items) if items else "")
+    return _mutated(rng, spec) if spec and rng.random() < 0.2 else spec
+
+
+class HostileBot(ludens.bots.Bot):
+    """A bot of one's own that misbehaves as ``mode`` says: raising, answering
+    junk, mutating the state it is given, stalling, interrupting the main
+    thread or raising KeyboardInterrupt in its worker, failing to reseed or
+    to interrupt."""
+
+    MODES = ["good", "good", "raise", "junk", "mutate", "slow", "ctrl-c", "keyboard", "reseed-raise",
+             "reseed-junk", "interrupt-raise"]
+
+    def __init__(self, rng: random.Random, mode: str, fired: threading.Event, late: float = 0.3):
+        self.rng, self.mode, self.fired, self.late, self.name = rng, mode, fired, late, f"hostile:{mode}"
+
+    def reseeded(self, seed: int) -> Any:
+        if self.mode == "reseed-raise":
+            raise BotFault("reseeding fails")
+        if self.mode == "reseed-junk":
+            return self.rng.choice([None, 3, "random", self.rng])
+        return HostileBot(self.rng, self.mode, self.fired, self.late)
+
+    def step(self, state: ludens.State) -> Any:
+        legal = state.legal_actions()
+        good = int(legal[self.rng.randrange(len(legal))])
+        roll = self.rng.random()
+        if roll < self.late:           # misbehave late in the game, or now and then
+            return good
+        if self.mode == "raise":
+            raise BotFault("step fails")
+        if self.mode == "junk":
+            return self.rng.choice([None, -1, 10**6, 2**64, "a1", 1.5, True, [good], np.int64(-2), float("nan")])
+        if self.mode == "mutate":
+            state.apply_action(good)
+            return good
+        if self.mode == "slow":
+            time.sleep(0.002)
+        if self.mode == "ctrl-c" and not self.fired.is_set():
+            self.fired.set()
+            _thread.interrupt_main()        # Ctrl-C as the main thread sees it, while this game is under way
+        if self.mode == "keyboard":
+            raise KeyboardInterrupt
+        return good
+
+    def interrupt(self) -> None:
+        if self.mode == "interrupt-raise":
+            raise BotFault("interrupt fails")
+
+
+_CHEAP = ["random", "mcts:simulations=5", "ab:nodes=50", "random:seed=3", "mcts:simulations=3,threads=2"]
+_MATCH_GAMES = {"hex": dict(size=3), "hox": dict(size=3), "tiptoptoe": {}, "oust": dict(size=3),
+                "symple": dict(size=3), "wunchunk": dict(size=5), "storisende": dict(size=3)}
+
+
+def _check_result(result: Any, games: Any, players: int, complete: bool) -> None:
+    """A MatchResult that adds up, whose summary is strict JSON."""
+    n = result.games
+    assert len(result.outcome) == len(result.seat_a) == len(result.plies) == len(result.truncated) == n, "lengths"
+    assert result.wins + result.draws + result.losses == n, "wins + draws + losses"
+    assert set(result.outcome.tolist()) <= {-1, 0, 1}, f"outcomes {result.outcome}"
+    assert set(result.seat_a.tolist()) <= set(range(players)), f"seats {result.seat_a}"
+    assert sum(sum(v) for v in result.per_seat.values()) == n, f"per seat {result.per_seat} for {n} games"
+    assert not complete or n == games, f"{n} results for {games} games"
+    json.dumps(result.summary(), allow_nan=False)
+    result.table()
+
+
+def match_surface(count: int, seed: int) -> tuple[Counter, list[str]]:
+    """``count`` calls of ``ludens.match`` with hostile bot specs, bots of
+    one's own that raise, answer junk, stall or misbehave when reseeded or
+    interrupted, Ctrl-C at random moments (``interrupt_main``, as the main
+    thread sees SIGINT), and bad games, counts, seeds, threads and
+    max_plies.  Outcomes: accepted (the result adds up), refused (a
+    LudensError), the bot's own exception passed through, interrupted
+    (MatchInterrupted with the finished games, or a KeyboardInterrupt that
+    came after the match); anything else, or worker threads left running,
+    is a failure."""
+    rng = random.Random(seed)
+    outcomes: Counter = Counter()
+    failures: list[str] = []
+    baseline = threading.active_count()
+    counts = [0, 1, 2, 3, -1, 2**63, 10**12, 1.5, "3", True, None, np.int64(2)]
+    seeds = [0, 1, -1, 2**64, 2**70, 1.5, float("nan"), "3", True, None, np.int64(4), np.uint64(5)]
+    threads = [None, 1, 2, 0, -1, 1.5, 2**40, True, "2"]
+    plies = [None, 1, 5, 20, 0, -3, 2**31, 1.5, "x", True]
+    for call in range(count):
+        name = rng.choice(sorted(_MATCH_GAMES))
+        game: Any = ludens.load(name, **_MATCH_GAMES[name])
+        if rng.random() < 0.05:
+            game = rng.choice([name, "nosuch", 3, None, game.new_initial_state()])
+        fired = threading.Event()
+        specs = []
+        for _ in range(2):
+            roll = rng.random()
+            specs.append(_hostile_spec(rng) if roll < 0.4 else rng.choice(_CHEAP) if roll < 0.7 else
+                         HostileBot(rng, rng.choice(HostileBot.MODES), fired, late=rng.choice([0.0, 0.5, 0.9])))
+        kwargs = {"games": rng.choice(counts) if rng.random() < 0.3 else rng.randrange(1, 4),
+                  "seed": rng.choice(seeds) if rng.random() < 0.3 else rng.randrange(1000),
+                  "threads": rng.choice(threads) if rng.random() < 0.3 else rng.choice([1, 2]),
+                  "max_plies": rng.choice(plies) if rng.random() < 0.5 else 40}
+        # Ctrl-C after a random delay, or at 0.1 s at the latest: it is how a huge
+        # match ends, and it bounds a bot spec with a budget of seconds.
+        delay = rng.choice([0.1, 0.1, 0.1, 0.0, 0.002, 0.01, 0.03])
+
+        def fire() -> None:
+            fired.set()
+            _thread.interrupt_main()
+        timer = threading.Timer(delay, fire)
+        what = "refused"
+        try:
+            try:
+                timer.start()
+                result = ludens.match(game, specs[0], specs[1], **kwargs)
+                what = "accepted"
+                _check_result(result, kwargs["games"], result_players(game), complete=True)
+            except ludens.MatchInterrupted as e:
+                what = "interrupted"
+                if not fired.is_set() and not any(isinstance(b, HostileBot) and b.mode == "keyboard" for b in specs):
+                    raise AssertionError("MatchInterrupted without a Ctrl-C") from None
+                _check_result(e.result, kwargs["games"], result_players(game), complete=False)
+            except LudensError:
+                what = "refused"
+            except BotFault:
+                what = "bot's exception passed"
+            finally:
+                timer.cancel()
+                timer.join()
+            if fired.is_set():
+                time.sleep(0.01)        # a Ctrl-C that came after the match is raised here at the latest
+        except KeyboardInterrupt:
+            what = "interrupted late"
+        except Exception as e:          # noqa: BLE001 -- every other exception is a finding
+            what = f"{type(e).__name__}"
+            failures.append(f"seed {seed} call {call}: {name} {specs!r} {kwargs}: {type(e).__name__}: {e}")
+        outcomes[what] += 1
+        if call % 50 == 49 or call == count - 1:
+            # A pool that a Ctrl-C left unreachable before its shutdown ends its idle workers when collected.
+            gc.collect()
+            end = time.perf_counter() + 3.0
+            while threading.active_count() > baseline and time.perf_counter() < end:
+                time.sleep(0.01)
+            if threading.active_count() > baseline:
+                names = sorted(t.name for t in threading.enumerate())
+                failures.append(f"seed {seed} call {call}: {threading.active_count() - baseline} threads left "
+                                f"running ({names})")
+                baseline = threading.active_count()
+    return outcomes, failures
+
+
+def result_players(game: Any) -> int:
+    return game.num_players if isinstance(game, ludens.Game) else ludens.load(game).num_players
+
+
 SURFACES: dict[str, Callable[[int, int], tuple[Counter, list[str]]]] = {
     "mcts-evaluator": evaluator_surface,
     "vector-env": vector_surface,
     "adapters": adapter_surface,
     "records": record_surface,
+    "matches": match_surface,
 }
 
 

@@ -1,22 +1,30 @@
 # cython: language_level=3
-"""Numeric movement protocols (rules: docs/games/protocols.rst) as a part of the engine.
+"""Numeric movement protocols (rules: docs/games/protocols.rst) as one part of the engine.
 
-A protocol says how many actions make up the k-th turn of the game (entry k,
-whoever plays it).  A single-action-turn game plugs it in with three calls and
+A protocol says how many *moves* make up the k-th turn of the game (entry k,
+whoever plays it), where a move is what the base game calls a turn: one
+action in Hex, Hox and Tip-Top-Toe, a capture sequence ending silently in
+Oust, a stack move in Storisende.  A game plugs it in with a few calls and
 knows nothing else about it:
 
-* after each action of a turn, if the game goes on, ``protocol_step`` (counts
-  the action of ``colour``; at the end of the turn hands the move to ``next_colour``);
-* if the action ended the game, ``protocol_game_over`` (the turn ends there);
-* under ``upto`` the action ``end`` is ``protocol_close``, legal when
-  ``protocol_may_close``.
+* an action that leaves the mover's move unfinished (the mover acts again):
+  ``move_action``;
+* the move is complete and the game goes on: ``protocol_move_done`` (True if
+  the turn goes on with the same colour, else the move went to ``next_colour``);
+* the turn ends before its entry (``end`` under upto when
+  ``protocol_may_close``, a pass, a mover left without a move): ``protocol_close``;
+* the action ended the game: ``protocol_game_over`` (the turn ends there).
 
-The protocol's state is ``Header.proto_turn`` (turns so far; a pie swap is a
-turn of its own that takes no entry) and ``Header.turn_plies`` (actions so far
-in this turn).  Its hash key covers both, reduced to what decides the future
-(``protocol_phase``: under ``12*`` every turn after the first is alike).
-Phase 0 with no action taken keys 0, so under ``1*`` (``single``) the hash and
-every step are exactly those of the game without a protocol.
+A single-action-move game calls ``protocol_move_done`` after every action and
+never ``move_action``.  The protocol's state is in the Header: ``proto_turn``
+(turns so far; a pie swap and a setup take no entry), ``turn_moves`` (moves
+complete in this turn), ``move_plies`` (actions in the current move) and
+``turn_plies`` (actions in this turn: the engine's cut between turns).  Its
+hash key covers the entry's phase and ``turn_moves`` (``protocol_phase``:
+under ``12*`` every turn after the first is alike) and, under upto, whether a
+move is under way (``end`` is legal only between moves).  Phase 0 with no move
+taken keys 0, so under ``1*`` (``single``) the hash and every step are exactly
+those of the game without a protocol.
 """
 
 from libc.stdint cimport int8_t, int32_t, uint64_t
@@ -36,13 +44,14 @@ ctypedef struct Protocol:
     int32_t ndigits
     int32_t suffix
     int32_t upto          # a turn may close early with `end` after one action
-    int32_t single        # "1*" without upto: every turn is one action
+    int32_t single        # "1*" without upto: every turn is one move
     uint64_t key          # seed of the protocol-state keys
+    uint64_t mask         # the keys ANDed with it (a game may keep hash bits of its own)
     int8_t digits[PROTOCOL_MAX_DIGITS]
 
 
 cdef inline int32_t protocol_actions(const Protocol* p, int32_t k) noexcept nogil:
-    """Entry k: the number of actions of turn k (at most, under upto)."""
+    """Entry k: the number of moves of turn k (at most, under upto)."""
     cdef int32_t n = p.ndigits, j
     if k < n:
         return p.digits[k]
@@ -66,58 +75,88 @@ cdef inline int32_t protocol_phase(const Protocol* p, int32_t k) noexcept nogil:
     return k
 
 
-cdef inline uint64_t protocol_key(const Protocol* p, int32_t k, int32_t taken) noexcept nogil:
-    """The hash key of turn k with ``taken`` actions played (0 for phase 0, none taken)."""
+cdef inline uint64_t protocol_key(const Protocol* p, int32_t k, int32_t moves, bint in_move) noexcept nogil:
+    """The hash key of turn k with ``moves`` moves complete and (``in_move``) one under way;
+    0 for phase 0 with none complete and, but under upto, whatever the move."""
     cdef uint64_t phase = <uint64_t>protocol_phase(p, k)
-    if phase == 0 and taken == 0:
+    cdef uint64_t inside = <uint64_t>(in_move and p.upto)
+    if phase == 0 and moves == 0 and inside == 0:
         return 0
     return splitmix64_mix(p.key ^ (phase * <uint64_t>0x9E3779B97F4A7C15)
-                          ^ (<uint64_t>taken * <uint64_t>0xD1342543DE82EF95))
+                          ^ (<uint64_t>moves * <uint64_t>0xD1342543DE82EF95)
+                          ^ (inside * <uint64_t>0xBF58476D1CE4E5B9)) & p.mask
+
+
+cdef inline uint64_t protocol_key_now(const Header* h, const Protocol* p) noexcept nogil:
+    return protocol_key(p, h.proto_turn, h.turn_moves, h.move_plies > 0)
 
 
 cdef inline uint64_t protocol_hash(const Header* h, const Protocol* p) noexcept nogil:
     """The protocol's part of ``Header.hash`` (for hash_full)."""
     if h.to_move < 0:
         return 0
-    return protocol_key(p, h.proto_turn, h.turn_plies)
+    return protocol_key_now(h, p)
 
 
-cdef inline void protocol_step(Header* h, const Protocol* p, const SeatKeys* keys, int32_t colour,
-                               int32_t next_colour) noexcept nogil:
-    """``colour`` played one action of the turn and the game goes on: count it,
-    and when the turn is complete give the move to ``next_colour``."""
+cdef inline void move_action(Header* h, const Protocol* p) noexcept nogil:
+    """The action just played leaves the move unfinished: the same colour acts again."""
+    if p.upto and h.move_plies == 0:
+        h.hash ^= protocol_key(p, h.proto_turn, h.turn_moves, False) ^ protocol_key(p, h.proto_turn,
+                                                                                   h.turn_moves, True)
+    h.move_plies += 1
+    h.turn_plies += 1
+
+
+cdef inline bint protocol_move_done(Header* h, const Protocol* p, const SeatKeys* keys,
+                                    int32_t next_colour) noexcept nogil:
+    """The mover's move is complete and the game goes on: count it.  True if the
+    turn goes on (the same colour makes its next move); else the turn is over
+    and ``next_colour`` moves."""
     if p.single:                 # the base game's turns: no protocol key, the move passes on
         h.proto_turn += 1
-        h.hash ^= keys.to_move[colour] ^ keys.to_move[next_colour]
+        h.move_plies = 0
+        h.turn_plies = 0
+        h.hash ^= keys.to_move[h.to_move] ^ keys.to_move[next_colour]
         h.to_move = next_colour
-        return
-    h.hash ^= protocol_key(p, h.proto_turn, h.turn_plies)
-    h.turn_plies += 1
-    if h.turn_plies >= protocol_actions(p, h.proto_turn):
+        return False
+    cdef bint more
+    h.hash ^= protocol_key_now(h, p)
+    h.move_plies = 0
+    h.turn_moves += 1
+    more = h.turn_moves < protocol_actions(p, h.proto_turn)
+    if more:
+        h.turn_plies += 1
+    else:
+        h.turn_moves = 0
         h.turn_plies = 0
         h.proto_turn += 1
         set_to_move(h, keys, next_colour)
-    h.hash ^= protocol_key(p, h.proto_turn, h.turn_plies)
+    h.hash ^= protocol_key(p, h.proto_turn, h.turn_moves, False)
+    return more
 
 
 cdef inline bint protocol_may_close(const Header* h, const Protocol* p) noexcept nogil:
-    """Whether `end` is legal: under upto, after at least one action of the turn."""
-    return p.upto and h.turn_plies > 0
+    """Whether `end` is legal: under upto, after at least one complete move of the turn, between moves."""
+    return p.upto and h.turn_moves > 0 and h.move_plies == 0
 
 
 cdef inline void protocol_close(Header* h, const Protocol* p, const SeatKeys* keys,
                                 int32_t next_colour) noexcept nogil:
-    """`end`: the turn is over early."""
-    h.hash ^= protocol_key(p, h.proto_turn, h.turn_plies)
+    """The turn is over before its entry (`end`, a pass, a mover with no move left): ``next_colour`` moves."""
+    h.hash ^= protocol_key_now(h, p)
+    h.move_plies = 0
+    h.turn_moves = 0
     h.turn_plies = 0
     h.proto_turn += 1
     set_to_move(h, keys, next_colour)
-    h.hash ^= protocol_key(p, h.proto_turn, 0)
+    h.hash ^= protocol_key(p, h.proto_turn, 0, False)
 
 
 cdef inline void protocol_game_over(Header* h, const Protocol* p, const SeatKeys* keys) noexcept nogil:
     """The action just played ended the game: so ends the turn."""
-    h.hash ^= protocol_key(p, h.proto_turn, h.turn_plies)
+    h.hash ^= protocol_key_now(h, p)
+    h.move_plies = 0
+    h.turn_moves = 0
     h.turn_plies = 0
     h.proto_turn += 1
     set_to_move(h, keys, -1)
@@ -134,8 +173,9 @@ cdef inline bint protocol_may_swap(const Header* h, bint allowed) noexcept nogil
     return allowed and protocol_at_first_answer(h) and h.to_move == 1 and not h.swapped
 
 
-cdef inline void protocol_set(Protocol* p, object text, bint upto, uint64_t key) except *:
-    """Fill ``p`` from a protocol string (ParameterError if it is not one; see ludens.protocols)."""
+cdef inline void protocol_set(Protocol* p, object text, bint upto, uint64_t key, uint64_t mask) except *:
+    """Fill ``p`` from a protocol string (ParameterError if it is not one; see ludens.protocols);
+    its hash keys are ANDed with ``mask``."""
     from ludens.protocols import parse
     spec = parse(text)
     cdef int32_t i
@@ -144,5 +184,6 @@ cdef inline void protocol_set(Protocol* p, object text, bint upto, uint64_t key)
     p.upto = upto
     p.single = spec.digits == (1,) and spec.suffix == "*" and not upto
     p.key = key
+    p.mask = mask
     for i in range(p.ndigits):
         p.digits[i] = spec.digits[i]

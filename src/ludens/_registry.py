@@ -71,7 +71,10 @@ def takes(cls: type[Game]) -> dict[str, list[str]]:
     protocol = params.get("protocol")
     protocols = [kind for kind, example in (("numeric", "12*"), ("symple", "symple"))
                  if protocol is not None and _accepts(protocol, example, cls.NAME)]
-    return {"protocols": protocols, "transforms": [name for name in TRANSFORMS if name in params]}
+    # A transform a game declares only to refuse (Storisende's upto=, always False) is not one it takes.
+    taken = [name for name in TRANSFORMS if name in params
+             and not (params[name].kind is bool and not _accepts(params[name], not params[name].default, cls.NAME))]
+    return {"protocols": protocols, "transforms": taken}
 
 
 def games() -> dict[str, dict[str, Any]]:

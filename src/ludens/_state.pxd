@@ -17,7 +17,9 @@ Conventions every game keeps:
   swap: with two players, seat = colour ^ ``Header.swapped``.
 * ``Header.turn_plies`` counts the actions already taken in the current turn;
   the game resets it to 0 when a turn is complete.  That is the only signal
-  the engine uses to cut the history into turns.
+  the engine uses to cut the history into turns.  A game that takes the
+  numeric protocols leaves that bookkeeping to ludens/_protocol.pxd: it says
+  when its move (its base game's turn) ends, and the protocol cuts the turns.
 * ``Header.hash`` is kept incrementally and covers everything that decides
   the future of the game: the position, the colour to move, the seat swap and
   any within-turn bookkeeping.  The engine owns the keys of the colour to move
@@ -42,7 +44,9 @@ ctypedef struct Header:
     int32_t to_move       # colour to move, -1 when the game is over
     int32_t turn_plies    # actions taken so far in the current turn
     int32_t swapped       # 1 after a pie swap
-    int32_t proto_turn    # numeric protocols (ludens/_protocol.pxd): turns so far, swaps excepted
+    int32_t proto_turn    # numeric protocols (ludens/_protocol.pxd): turns so far, swaps and setup excepted
+    int32_t turn_moves    # moves complete in the current turn (a move: what the base game calls a turn)
+    int32_t move_plies    # actions taken so far in the current move
 
 ctypedef struct PlayoutStats:
     int64_t legal_sum     # sum over decisions of the number of legal actions

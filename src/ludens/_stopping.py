@@ -29,12 +29,18 @@ class Running:
                 self._bots.remove(bot)
 
     def interrupt(self) -> None:
+        """Call every bot's ``interrupt``.  One that raises is passed over:
+        the wind-down must reach the others and end with the error that
+        started it (a Ctrl-C, a failed game), not with this one."""
         with self._lock:
             bots = list(self._bots)
         for bot in bots:
             interrupt = getattr(bot, "interrupt", None)
             if interrupt is not None:
-                interrupt()
+                try:
+                    interrupt()
+                except Exception:       # noqa: BLE001 -- see the docstring
+                    pass
 
 
 def wind_down(pending: Mapping[Future[Any], Any], running: Running, patience: float = 1.0) -> None:

@@ -189,8 +189,10 @@ def play_traces(game: Union[str, Game, Sequence[Game]], bot: BotSpec = "mcts", n
     except BaseException as e:
         stop.set()                   # running games end at their next decision
         if pool is not None:
-            wind_down(pending, running)     # ... and the decisions under way are cut short
-            pool.shutdown(wait=False, cancel_futures=True)
+            try:
+                wind_down(pending, running)     # ... and the decisions under way are cut short
+            finally:                            # even when a second Ctrl-C cuts the wind-down short
+                pool.shutdown(wait=False, cancel_futures=True)
         else:
             for fut in pending:
                 fut.cancel()

@@ -23,6 +23,7 @@ from typing import Any, Optional, Sequence, Union
 import numpy as np
 
 from ludens import bots as _bots
+from ludens._checks import index_in, short_repr
 from ludens._registry import load as load_game
 from ludens._stopping import Running, wind_down
 from ludens._state import Game
@@ -193,8 +194,8 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
         game = load_game(game)
     if not isinstance(game, Game):
         raise ParameterError(f"match needs a ludens Game or a game name, not {type(game).__name__}")
-    if isinstance(games, bool) or not isinstance(games, int) or games < 0:
-        raise ParameterError(f"games must be a non-negative integer, not {games!r}")
+    games = index_in(games, 0, None, "games")
+    seed = index_in(seed, None, None, "match seed")        # any integer: each game reseeds from it
     threads = threads if threads is not None else (os.cpu_count() or 1)
     if isinstance(threads, bool) or not isinstance(threads, int) or threads < 1:
         raise ParameterError(f"threads must be a positive integer, not {threads!r}")
@@ -209,7 +210,7 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
     def one(i: int) -> Row:
         seat_a = i % P
         base = (seed * 1_000_003 + i) * 2
-        bots = [a.reseeded(base) if p == seat_a else b.reseeded(base + 1 + p) for p in range(P)]
+        bots = [_reseeded(a if p == seat_a else b, base if p == seat_a else base + 1 + p) for p in range(P)]
         running.add(bots)
         try:
             returns, plies, truncated = play_game(game, bots, max_plies, stop)
@@ -240,8 +241,10 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
             _collect(pending, done, bar)
     except BaseException as e:
         stop.set()                  # the games under way end at their next decision
-        wind_down(pending, running)
-        pool.shutdown(wait=False, cancel_futures=True)
+        try:
+            wind_down(pending, running)
+        finally:                    # even when a second Ctrl-C cuts the wind-down short
+            pool.shutdown(wait=False, cancel_futures=True)
         if isinstance(e, KeyboardInterrupt) and not isinstance(e, MatchInterrupted):
             # Only the games finished before Ctrl-C: one that ends while winding
             # down may have played an interrupted decision.
@@ -254,14 +257,23 @@ def match(game: Union[Game, str], bot_a: Union[str, _bots.Bot], bot_b: Union[str
     return _result(game, a, b, seed, done, time.perf_counter() - start)
 
 
+def _reseeded(bot: _bots.Bot, seed: int) -> _bots.Bot:
+    """``bot.reseeded(seed)``, which must be a Bot (a bot of one's own may get it wrong)."""
+    got = bot.reseeded(seed)
+    if not isinstance(got, _bots.Bot):
+        raise ParameterError(f"bot {bot.name!r}: reseeded() returned {short_repr(got)}, not a ludens Bot")
+    return got
+
+
 def _result(game: Game, a: _bots.Bot, b: _bots.Bot, seed: int, done: dict[int, Row], seconds: float) -> MatchResult:
     """The MatchResult of the finished games, in the order of their numbers."""
     rows = [done[i] for i in sorted(done)]
-    P = game.num_players
     seat_a = np.array([r[0] for r in rows], dtype=np.int8)
     outcome = np.array([r[1] for r in rows], dtype=np.int8)
+    # The seats A played (an interrupted match may have finished game 1 and not game 0).
+    seats = sorted(set(seat_a.tolist())) or [0]
     per_seat = {s: (int(((seat_a == s) & (outcome > 0)).sum()), int(((seat_a == s) & (outcome == 0)).sum()),
-                    int(((seat_a == s) & (outcome < 0)).sum())) for s in range(min(P, max(len(rows), 1)))}
+                    int(((seat_a == s) & (outcome < 0)).sum())) for s in seats}
     return MatchResult(game=game.name, bot_a=a.name, bot_b=b.name, seed=seed, seat_a=seat_a, outcome=outcome,
                        plies=np.array([r[2] for r in rows], dtype=np.int32),
                        truncated=np.array([r[3] for r in rows], dtype=bool), seconds=seconds, per_seat=per_seat)

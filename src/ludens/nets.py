@@ -43,6 +43,7 @@ from typing import Any, Optional, Union
 import numpy as np
 import numpy.typing as npt
 
+from ludens._checks import short_repr
 from ludens.errors import LudensError, ParameterError
 
 __all__ = ["ARCHS", "Network", "NetworkFormatError", "load", "save", "shipped"]
@@ -260,12 +261,25 @@ def save(net: Network, path: Union[str, Path]) -> None:
 def load(source: Union[str, Path]) -> Network:
     """A network from a ``.lnet`` file, or a shipped network by name (``"tiptoptoe"``, see ``shipped()``)."""
     path = Path(source)
-    if not path.exists() and isinstance(source, str) and (_DIR / f"{source}.lnet").exists():
+    if not _is_file(path) and isinstance(source, str) and _is_file(_DIR / f"{source}.lnet"):
         path = _DIR / f"{source}.lnet"
-    if not path.exists():
+    if not _is_file(path):
         known = ", ".join(shipped()) or "none"
-        raise ParameterError(f"no network file {str(source)!r} (shipped networks: {known})")
-    return parse(path.read_bytes(), str(path))
+        raise ParameterError(f"no network file {short_repr(str(source))} (shipped networks: {known})")
+    try:
+        data = path.read_bytes()
+    except OSError as e:
+        raise ParameterError(f"cannot read network file {short_repr(str(source))}: {e.strerror or e}") from None
+    return parse(data, str(path))
+
+
+def _is_file(path: Path) -> bool:
+    """Whether ``path`` names a file; False for names no file can have (too
+    long, a NUL inside), which the file system answers with an error."""
+    try:
+        return path.is_file()
+    except (OSError, ValueError):
+        return False
 
 
 def shipped() -> list[str]:

@@ -11,7 +11,10 @@ last two go on as a pair, each one more per round (``112233++``).  ``**`` and
     [1, 2, 2, 2, 2]
 
 The engine side is ``ludens/_protocol.pxd``; games take ``protocol=`` and
-``upto=`` (Hex also ``protocol="symple"``, Symple Hex).
+``upto=`` (Hex also ``protocol="symple"``, Symple Hex).  In Hex, Hox and
+Tip-Top-Toe an entry counts actions; in the games whose own turns hold
+several actions (Oust, Storisende, ...) it counts *moves*, a move being what
+the base game calls a turn.
 """
 
 from __future__ import annotations
@@ -20,6 +23,7 @@ import re
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
+from ludens._params import Param
 from ludens.errors import ParameterError
 
 if TYPE_CHECKING:
@@ -89,6 +93,51 @@ def check_numeric(text: object) -> str:
         raise ValueError(str(e)) from None
 
 
+# -- the parameters of the games whose protocols count moves --
+
+def move_protocol_param() -> Param:
+    """``protocol=`` of a game whose own turns hold several actions: the protocol counts moves."""
+    return Param("protocol", "1*", "movement protocol: moves per turn, a move being one turn of the base "
+                 "game, e.g. 1*, 12*, 2*, 1234+", kind=str, validate=check_numeric)
+
+
+def upto_param() -> Param:
+    """``upto=`` where it is accepted: entries are maxima, ``end`` closes a turn between moves."""
+    return Param("upto", False, "protocol entries are maxima: after one complete move 'end' closes a "
+                 "turn early", kind=bool)
+
+
+def no_upto(why: str) -> Param:
+    """``upto=`` of a game that refuses it: False only; True is a ParameterError saying ``why``."""
+    def refuse(value: bool) -> bool:
+        if value:
+            raise ValueError(f"upto=True is not accepted: {why}")
+        return value
+    return Param("upto", False, f"always False: {why}", kind=bool, validate=refuse)
+
+
+def position_moves(reader: PositionReader, protocol: str) -> tuple[int, int, int]:
+    """(turn index, moves complete in the turn, actions in the move under way) of a
+    position of a game whose protocol counts moves: its ``turn``, ``turn_moves`` and
+    ``move_plies`` fields, each 0 when left out (the start of the game's first turn)."""
+    spec = parse(protocol)
+    turn = reader.integer("turn", 0, 0, (1 << 30) - 1)
+    moves = reader.integer("turn_moves", 0, 0, (1 << 30) - 1)
+    plies = reader.integer("move_plies", 0, 0, (1 << 30) - 1)
+    if moves >= spec.entry(turn):
+        raise reader.fail(f"turn_moves {moves}: turn {turn} of protocol {protocol} has "
+                          f"{spec.entry(turn)} move(s)")
+    return turn, moves, plies
+
+
+def move_json_fields(protocol: str, turn: int, moves: int, plies: int) -> dict[str, int]:
+    """The ``to_json`` fields of the protocol's state of a game whose protocol counts
+    moves (none under the default '1*'; ``move_plies`` only while a move is under way)."""
+    if protocol == "1*":
+        return {}
+    return {"turn": turn, "turn_moves": moves, **({"move_plies": plies} if plies else {})}
+
+
 # -- helpers for the games that take numeric protocols (Hex, Hox, Tip-Top-Toe) --
 
 def position_turn(reader: PositionReader, actions: int, protocol: str) -> tuple[int, int]:
@@ -117,13 +166,15 @@ def json_fields(protocol: str, turn: int, plies: int) -> dict[str, int]:
 
 
 def actions_left(protocol: str, turn: int, plies: int, over: bool) -> int:
-    """Actions still to play in the current turn (at most, under upto)."""
+    """Actions (moves, where the protocol counts moves) still to play in the current
+    turn (at most, under upto)."""
     return 0 if over else parse(protocol).entry(turn) - plies
 
 
-def turn_note(protocol: str, upto: bool, turn: int, plies: int, over: bool) -> str:
-    """Words on the turn for headlines and pictures (none under the default '1*')."""
+def turn_note(protocol: str, upto: bool, turn: int, plies: int, over: bool, unit: str = "action") -> str:
+    """Words on the turn for headlines and pictures (none under the default '1*'):
+    how many of ``unit`` (action, or move) are left."""
     if over or (protocol == "1*" and not upto):
         return ""
     left = actions_left(protocol, turn, plies, over)
-    return f"protocol {protocol}{' (up to)' if upto else ''}: {left} action(s) left in this turn"
+    return f"protocol {protocol}{' (up to)' if upto else ''}: {left} {unit}(s) left in this turn"

@@ -1,5 +1,7 @@
 """ludens.nets: the numpy network runtime and its file format."""
 
+from pathlib import Path
+
 import numpy as np
 import pytest
 
@@ -116,4 +118,11 @@ def test_bad_weights_and_inputs():
         net.forward(np.zeros((2, 3, 3, 3)))
     with pytest.raises(ludens.ParameterError, match="no network file"):
         nets.load("no-such-network")
+    # Names no file can have, and a folder: the file system's errors were OSError
+    # ('az:' + a long name in a bot spec: File name too long).
+    for name in ("x" * 5000, "a\0b", str(Path(__file__).parent)):
+        with pytest.raises(ludens.ParameterError, match="no network file"):
+            nets.load(name)
+    with pytest.raises(ludens.ParameterError, match="no network file"):
+        ludens.bots.load("az:" + "9" * 400)
     assert net.params["policy.w"].flags.writeable is False

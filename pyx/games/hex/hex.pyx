@@ -20,8 +20,8 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 from ludens._board cimport Board, Geometry, require_plane_order
 from ludens._knowledge cimport knowledge_index
 from ludens._rng cimport Rng, rng_below, splitmix64, zobrist_fill
-from ludens._protocol cimport (Protocol, protocol_close, protocol_game_over,
-                               protocol_hash, protocol_may_close, protocol_may_swap, protocol_set, protocol_step)
+from ludens._protocol cimport (Protocol, protocol_close, protocol_game_over, protocol_hash, protocol_may_close,
+                               protocol_may_swap, protocol_move_done, protocol_set)
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
                             playout_draw, playout_running, seat_hash, seat_keys_fill, two_player_returns)
 
@@ -97,7 +97,7 @@ cdef inline void _place(HexCore* s, const HexTables* g, int32_t cell) noexcept n
         s.winner = colour              # a win ends the turn, wherever it is
         protocol_game_over(&s.h, &g.proto, &g.keys)
     else:
-        protocol_step(&s.h, &g.proto, &g.keys, colour, 1 - colour)
+        protocol_move_done(&s.h, &g.proto, &g.keys, 1 - colour)
 
 
 cdef int32_t hex_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
@@ -412,7 +412,7 @@ cdef class HexGame(Game):
         for colour in range(2):
             zobrist_fill(self.g.zobrist[colour], n * n, &x)
         seat_keys_fill(&self.g.keys, &x, 2, ~(<uint64_t>0))
-        protocol_set(&self.g.proto, params["protocol"], params["upto"], splitmix64(&x))
+        protocol_set(&self.g.proto, params["protocol"], params["upto"], splitmix64(&x), ~(<uint64_t>0))
 
         cdef HexCore init
         _reset(&init)
@@ -455,6 +455,7 @@ cdef class HexGame(Game):
         s.stones = n
         s.h.swapped = swapped
         s.h.proto_turn, s.h.turn_plies = protocols.position_turn(reader, n, self._params["protocol"])
+        s.h.turn_moves = s.h.turn_plies          # every action is a move
         # Rebuild the connections from scratch.
         for c in range(self.g.ncells):
             if s.cell[c] != EMPTY:

@@ -30,8 +30,8 @@ from cpython.bytes cimport PyBytes_FromStringAndSize
 
 from ludens._board cimport Board, require_plane_order
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
-from ludens._protocol cimport (Protocol, protocol_close, protocol_game_over,
-                               protocol_hash, protocol_may_close, protocol_may_swap, protocol_set, protocol_step)
+from ludens._protocol cimport (Protocol, protocol_close, protocol_game_over, protocol_hash, protocol_may_close,
+                               protocol_may_swap, protocol_move_done, protocol_set)
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
                             playout_draw, playout_running, seat_hash, seat_keys_fill, two_player_returns)
 
@@ -139,7 +139,7 @@ cdef inline void _play(TttCore* s, const TttTables* g, int32_t k) noexcept nogil
         s.winner = _full_board_winner(s)
         protocol_game_over(&s.h, &g.proto, &g.keys)
     else:
-        protocol_step(&s.h, &g.proto, &g.keys, colour, 1 - colour)
+        protocol_move_done(&s.h, &g.proto, &g.keys, 1 - colour)
 
 
 cdef int32_t tiptoptoe_legal(const void* core, const void* geom, int32_t* out) noexcept nogil:
@@ -376,7 +376,7 @@ cdef class TipTopToeGame(Game):
         for colour in range(2):
             zobrist_fill(self.g.zobrist[colour], CELLS, &x)
         seat_keys_fill(&self.g.keys, &x, 2, ~(<uint64_t>0))
-        protocol_set(&self.g.proto, params["protocol"], params["upto"], splitmix64(&x))
+        protocol_set(&self.g.proto, params["protocol"], params["upto"], splitmix64(&x), ~(<uint64_t>0))
 
         cdef TttCore init
         _reset(&init)
@@ -459,6 +459,7 @@ cdef class TipTopToeGame(Game):
             raise reader.fail("swapped is True, but nobody can swap before the first number")
         s.h.swapped = swapped
         s.h.proto_turn, s.h.turn_plies = protocols.position_turn(reader, s.placed, self._params["protocol"])
+        s.h.turn_moves = s.h.turn_plies          # every action is a move
         for colour in range(2):
             if THREE[s.occupied[colour]]:
                 s.winner = colour
