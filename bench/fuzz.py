@@ -12,7 +12,9 @@ where a new surface is one function and one row), by default 10^5 calls each.
 
 The inputs and checks are tests/fuzzing.py's (the suite runs a bounded
 version, tests/engine/test_fuzz.py).  Each game runs in a child process, in chunks,
-so a crash is reported with the chunk's seed instead of ending the run.
+so a crash is reported with the chunk's seed instead of ending the run, and
+a chunk that runs past ``--chunk-timeout`` seconds is killed and reported as
+hung (a hang is a failure too).
 Accepted states are checked and simulated in C; ``--play`` also plays them
 out in Python (slower).  Prints, per game, the count of every outcome, and
 exits non-zero if any input failed or crashed.
@@ -62,6 +64,8 @@ def main() -> int:
     ap.add_argument("--games", default=",".join(ludens.games()), help="comma-separated game names")
     ap.add_argument("--seconds", type=float, default=None, help="stop each game after this long")
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--chunk-timeout", type=float, default=1800.0,
+                    help="seconds a chunk may take before it counts as hung (default 1800)")
     ap.add_argument("--play", action="store_true", help="also play accepted states out in Python")
     args = ap.parse_args()
     if args.surfaces is not None:
@@ -85,7 +89,17 @@ def fuzz(names: list[str], child: str, count: int, args: argparse.Namespace, uni
             n = min(CHUNK, count - done)
             seed = args.seed * 1_000_003 + chunk
             code = child.format(tests=str(TESTS), name=name, count=n, seed=seed, play=args.play)
-            run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+            try:
+                run = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True,
+                                     timeout=args.chunk_timeout)
+            except subprocess.TimeoutExpired:
+                outcomes["hung chunk"] += 1
+                bad += 1
+                print(f"{name}: chunk seed {seed} ({n} {unit}) still ran after {args.chunk_timeout:g} s: "
+                      "killed", flush=True)
+                done += n
+                chunk += 1
+                continue
             lines = run.stdout.splitlines()
             if run.returncode != 0 or not lines:
                 outcomes["crashed chunk"] += 1

@@ -35,11 +35,12 @@ The functions of a stone take the board's neighbour count ``nnbrs``
 (SQUARE_NBRS or RHOMBUS_NBRS, as in ``GrowTables.nnbrs``): a game passes the
 constant, so the compiler unrolls the neighbour loops.
 
-A turn's actions: ``grow_begin`` (START, the first cell touches an own chain),
-then per grow stone ``grow_before_stone`` (which finds the mover's chains
-next to the stone), the game's own put (``grow_put_roots`` with those chains,
-plus whatever it tracks), ``grow_after_stone`` (False: the turn is over);
-``grow_finish_turn`` forgets the turn's marks.  The combinatorics of whole
+A move's actions (a move is a turn, unless Symple plays a numeric protocol,
+whose turns are several moves): ``grow_begin`` (START, the first cell touches
+an own chain), then per grow stone ``grow_before_stone`` (which finds the
+mover's chains next to the stone), the game's own put (``grow_put_roots``
+with those chains, plus whatever it tracks), ``grow_after_stone`` (False: the
+move is over); ``grow_finish_turn`` forgets the move's marks.  The combinatorics of whole
 turns (grows as maximal matchings) are in pyx/games/symple/grow.pyx (ludens._grow).
 """
 
@@ -275,6 +276,13 @@ cdef inline int32_t grow_before_stone(GrowCore* s, const GrowTables* g, int32_t 
     return n
 
 
+cdef inline void _grow_goes_on(Header* h) noexcept nogil:
+    """The move goes on: ludens/_protocol.pxd's move_action without upto (which the
+    games of this protocol refuse, so no hash key changes)."""
+    h.move_plies += 1
+    h.turn_plies += 1
+
+
 cdef inline bint grow_after_stone(GrowCore* s, const GrowTables* g, int32_t c, int32_t root) noexcept nogil:
     """The grow stone c is on the board, in the chain ``root``: mark it; False
     when the turn is over (the grow is maximal and no privileged plant follows)."""
@@ -282,17 +290,18 @@ cdef inline bint grow_after_stone(GrowCore* s, const GrowTables* g, int32_t c, i
     bit_set(s.fresh, c)
     s.h.hash ^= g.z_fresh[c]
     if s.navail > 0:
-        s.h.turn_plies += 1
+        _grow_goes_on(&s.h)
         return True
     if s.priv and grow_any_plant(s, PRIVILEGED, g.nwords):
         grow_set_phase(s, g, PLANT)
-        s.h.turn_plies += 1
+        _grow_goes_on(&s.h)
         return True
     return False
 
 
 cdef inline void grow_finish_turn(GrowCore* s, const GrowTables* g) noexcept nogil:
-    """The turn is over: forget its marks (the game then sets the colour to move)."""
+    """The move (the base game's turn) is over: forget its marks.  The game then ends
+    the turn or hands the move to its protocol, which keep ``turn_plies``."""
     cdef int32_t w, c
     cdef uint64_t x
     if s.phase != START:
@@ -311,7 +320,7 @@ cdef inline void grow_finish_turn(GrowCore* s, const GrowTables* g) noexcept nog
         if s.priv:
             s.priv = 0
             s.h.hash ^= g.z_priv
-    s.h.turn_plies = 0
+    s.h.move_plies = 0
 
 
 cdef inline uint64_t grow_legal_word(const GrowCore* s, int32_t w) noexcept nogil:

@@ -80,7 +80,7 @@ def test_cli_sweep_table_shows_real_defaults():
     lines = p.stdout.splitlines()
     assert lines[1].split()[:2] == ["size", "games"]
     p = run("simulate", "symple", "-p", "size=9", "-n", "2", "--json")
-    assert json.loads(p.stdout)[0]["params"] == {"size": 9, "penalty": 4, "passing": False, "privilege": True, "misere": False}
+    assert json.loads(p.stdout)[0]["params"] == {"size": 9, "penalty": 4, "passing": False, "privilege": True, "protocol": "1*", "upto": False, "misere": False}
 
 
 def test_cli_plot(tmp_path):

@@ -39,14 +39,19 @@ CASES: dict[str, list[tuple[dict, int]]] = {
                ({"size": 5}, 60), ({"size": 3}, 30),
                ({"size": 5, "passing": True}, 30), ({"size": 6, "privilege": False}, 30),
                ({"size": 4, "passing": True, "privilege": False}, 20),
-               ({"size": 5, "misere": True, "passing": True}, 10)],
+               ({"size": 5, "misere": True, "passing": True}, 10),
+               # numeric protocols, counting moves (docs/games/protocols.rst)
+               ({"size": 5, "protocol": "12*"}, 20), ({"size": 4, "protocol": "2*", "passing": True}, 20),
+               ({"size": 4, "protocol": "1234+", "privilege": False}, 10)],
     "oust": [({}, 60), ({"size": 4}, 100), ({"size": 2}, 30), ({"size": 13}, 3),
              ({"board": "square", "size": 3}, 10), ({"board": "square", "size": 5}, 40),
              ({"board": "square"}, 20), ({"size": 3, "misere": True}, 10)],
     "wunchunk": [({}, 50), ({"opening": "balance"}, 60), ({"size": 5}, 40),
                  ({"size": 7, "players": 3, "opening": "balance"}, 25), ({"size": 8, "players": 3}, 10),
                  ({"size": 7, "players": 4}, 15), ({"size": 8, "players": 4, "opening": "balance"}, 10),
-                 ({"size": 5, "misere": True}, 10)],
+                 ({"size": 5, "misere": True}, 10),
+                 ({"size": 5, "protocol": "12*"}, 15), ({"size": 5, "protocol": "2*"}, 15),
+                 ({"size": 5, "protocol": "1234+"}, 10)],
 }
 
 

@@ -54,14 +54,24 @@ def test_protocol_must_be_a_string(value):
             ludens.load(name, protocol=value)
 
 
-@pytest.mark.parametrize("name", ["symple", "oust", "wunchunk", "storisende"])
+@pytest.mark.parametrize("name", ["oust", "storisende"])
 def test_games_without_protocols_refuse_it(name):
     for key, value in (("protocol", "1*"), ("protocol", "2*"), ("upto", True)):
         with pytest.raises(ludens.ParameterError, match=key):
             ludens.load(name, **{key: value})
 
 
-@pytest.mark.parametrize("name", ["hox", "tiptoptoe"])
+@pytest.mark.parametrize("name", ["symple", "wunchunk"])
+def test_games_whose_turns_are_moves_take_numeric_protocols(name):
+    # Their protocols count moves (docs/games/protocols.rst); upto= is theirs to refuse
+    # (tests/engine/test_protocol_params.py).
+    for text in ("1*", "12*", "2*", "1234+", "2323**", "112233++"):
+        game = ludens.load(name, protocol=text)
+        assert game.params["protocol"] == text and game.params["upto"] is False
+    assert ludens.load(name).params["protocol"] == "1*"
+
+
+@pytest.mark.parametrize("name", ["hox", "tiptoptoe", "symple", "wunchunk"])
 def test_symple_protocol_is_hex_only(name):
     with pytest.raises(ludens.ParameterError, match="symple"):
         ludens.load(name, protocol="symple")

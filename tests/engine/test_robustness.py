@@ -15,7 +15,8 @@ GAMES = list(ludens.games())
 CASES = [pytest.param(name, {}, id=name) for name in GAMES] + [
     pytest.param(name, params, id=f"{name}-{params['protocol']}{'-upto' if params.get('upto') else ''}")
     for name, params in (("hex", {"protocol": "12*", "upto": True}), ("hox", {"protocol": "2323**"}),
-                         ("hex", {"protocol": "symple"}),
+                         ("hex", {"protocol": "symple"}), ("symple", {"protocol": "2*", "passing": True}),
+                         ("wunchunk", {"protocol": "12*"}),
                          ("tiptoptoe", {"protocol": "1234+", "upto": True}))]
 
 

@@ -53,7 +53,7 @@ DEFAULT_PENALTY = {3: 0, 4: 0, 5: 2, 6: 2, 7: 2, 8: 4, 9: 4, 10: 4, 11: 6, 12: 6
 
 def test_load_defaults():
     g = ludens.load("symple")
-    assert g.params == {"size": 19, "penalty": None, "passing": False, "privilege": True, "misere": False}
+    assert g.params == {"size": 19, "penalty": None, "passing": False, "privilege": True, "protocol": "1*", "upto": False, "misere": False}
     assert g.penalty == 10 and g.board.num_cells == 361 and g.num_actions == 362
     assert ludens.load("symple", size=19, penalty=None) == g
     assert g.new_initial_state().current_player == WHITE
@@ -916,3 +916,119 @@ def test_wrong_types_are_parameter_errors(params):
     name = next(iter(params))
     with pytest.raises(ludens.ParameterError, match=f"'{name}' (must be True or False|may not be None)"):
         ludens.load("symple", **params)
+
+
+# == Numeric protocols (docs/games/protocols.rst, "Numeric protocols on every game") ==
+# A protocol counts moves, a move being one plant or grow (with Black's privilege, the grow
+# and its plant).
+
+def protocol_game(protocol, **params):
+    params.setdefault("size", 5)
+    return ludens.load("symple", protocol=protocol, **params)
+
+
+def test_a_turn_is_its_entry_of_moves():
+    s = protocol_game("12*").new_initial_state()
+    s.apply("c3")                                     # turn 0: one move
+    assert s.current_player == BLACK
+    act(s, "a1")                                      # Black's first move of two: a plant
+    assert s.current_player == BLACK and s.turn_plies == 1 and s.to_json()["turn_moves"] == 1
+    assert s.moves_left() == 1
+    act(s, "e5")
+    assert s.current_player == WHITE and s.turns == ["c3", "a1,e5"]
+    assert s.hash == hash_from_scratch(s)
+
+
+def test_a_grow_extends_the_chains_at_the_start_of_its_move():
+    # Under 2*, White's second move next to the first stone is a grow of that stone's chain,
+    # maximal at once: the first move's stone is a chain at the start of the second move.
+    s = protocol_game("2*").new_initial_state()
+    act(s, "c3")
+    assert s.current_player == WHITE and s.phase == "start"
+    act(s, "c4")
+    assert s.current_player == BLACK and s.grown and s.turns == ["c3,c4"]
+
+
+def test_the_privilege_is_one_move():
+    # 12*: Black's turn is two moves; the grow-then-plant is the first, a plant the second.
+    s = protocol_game("12*").new_initial_state()
+    s.apply("e5")
+    act(s, "b2", "b3")                            # Black: plant b2 (move 1), then b3 starts a grow
+    assert s.phase == "plant" and s.current_player == BLACK
+    act(s, "d1")                                  # the privilege's plant ends move 2 and the turn
+    assert s.current_player == WHITE and s.turns[-1] == "b2,b3,d1"
+    t = protocol_game("2*").new_initial_state()
+    t.apply("e5,e4")                              # White grew: the privilege is gone
+    act(t, "b2", "b3")
+    assert t.current_player == WHITE and t.phase == "start"
+
+
+def test_a_pass_ends_the_whole_turn_and_only_a_first_pass_makes_a_pass_turn():
+    s = protocol_game("2*", passing=True).new_initial_state()
+    act(s, "c3", "pass")                          # a plant, then a pass: the turn ends, not a pass turn
+    assert s.current_player == BLACK and s.turns == ["c3,pass"] and not s.to_json()["passed"]
+    s.apply("pass")                               # Black's pass turn
+    assert s.current_player == WHITE and not s.is_terminal() and s.to_json()["passed"]
+    s.apply("pass")                               # a second pass turn in succession ends the game
+    assert s.is_terminal()
+    t = protocol_game("2*", passing=True).new_initial_state()
+    act(t, "c3", "pass")
+    t.apply("a1,pass")
+    assert not t.is_terminal()                    # no pass turn yet: nothing in succession
+
+
+def test_a_pass_inside_a_move_is_refused():
+    s = protocol_game("2*", passing=True).new_state({"board": {"b2": 2, "e4": 1}, "to_move": BLACK,
+                                                     "grown": False})
+    act(s, "b3")                                  # the privileged grow: the plant (or end) follows
+    assert s.phase == "plant" and "pass" not in legal_names(s)
+    with pytest.raises(ludens.IllegalActionError, match="between moves"):
+        s.apply_action(s.string_to_action("pass"))
+
+
+def test_a_full_board_ends_the_game_inside_a_turn():
+    s = protocol_game("2*", size=3).new_state({"board": {c: 1 + (i % 2) for i, c in enumerate(
+        ["a1", "a2", "a3", "b1", "b2", "b3", "c1", "c2"])}, "to_move": WHITE, "grown": True})
+    act(s, "c3")                                  # the last point: the game ends after one move of two
+    assert s.is_terminal() and s.turn_plies == 0
+
+
+def test_positions_between_moves_round_trip():
+    s = protocol_game("12*").new_initial_state()
+    s.apply("c3")
+    act(s, "a1")
+    pos = s.to_json()
+    assert pos["turn"] == 1 and pos["turn_moves"] == 1
+    t = s.game.new_state(pos)
+    assert t.hash == s.hash and t.current_player == BLACK
+    assert sorted(t.legal_actions().tolist()) == sorted(s.legal_actions().tolist())
+    with pytest.raises(ludens.PositionError, match="turn_moves"):
+        s.game.new_state({**pos, "turn_moves": 2})
+
+
+def test_protocol_turns_are_distinct_and_apply_whole():
+    game = protocol_game("2*", size=4, passing=True)
+    for g in range(3):
+        rng = ludens.Rng(8, g)
+        s = game.new_initial_state()
+        while not s.is_terminal():
+            turns = list(s.legal_turns())
+            assert len(turns) == len(set(turns)) == s.count_legal_turns()
+            after = []
+            for t in turns:
+                child = s.clone()
+                child.apply(t)
+                assert child.turn_plies == 0 and child.turns[-1] == t
+                after.append(child.hash)
+            assert len(set(after)) == len(turns)
+            s.apply(turns[rng.below(len(turns))])
+
+
+def test_under_1_star_the_hash_is_the_base_games():
+    # The protocol's keys are drawn after the others and never used under 1*: the same hashes
+    # as a game without the protocol's state.
+    s = ludens.load("symple", size=5).new_initial_state()
+    for move in ("c3", "b2", "c4", "d4"):
+        s.apply(move)
+        assert s.hash == hash_from_scratch(s)
+    assert "turn" not in s.to_json()

@@ -71,7 +71,7 @@ def test_bad_parameters(params, match):
 
 def test_default_parameters():
     g = ludens.load("wunchunk")
-    assert g.params == {"size": 6, "players": 2, "opening": "pie", "misere": False}
+    assert g.params == {"size": 6, "players": 2, "opening": "pie", "protocol": "1*", "upto": False, "misere": False}
     assert g.board.kind == "hexhex" and g.board.num_cells == 91
 
 
@@ -615,3 +615,74 @@ def test_ascii_board_and_observation_planes():
     o1 = s.observation_tensor(1)
     assert np.array_equal(o1[0], o[1]) and np.array_equal(o1[1], o[0])
     assert o[0][g.board.plane_index(g.board.index("a1"))] == 1
+
+
+# == Numeric protocols (docs/games/protocols.rst, "Numeric protocols on every game") ==
+# A protocol counts moves, a move being the base game's turn: up to c stones, c counted at the
+# start of the move.
+
+def test_each_move_counts_its_own_limit():
+    g = game(protocol="2*")
+    s = position(g, {1: "a1 a2 a4", 2: "e1 e2"})
+    assert s.turn_limit == 1
+    s.apply_action(s.string_to_action("1a5"))       # a4-a5: a second chunk of colour 1
+    assert s.current_player == 0 and s.turn_limit == 2 and s.to_json()["turn_moves"] == 1
+    assert s.moves_left() == 1
+    s.apply_action(s.string_to_action("2c1"))
+    s.apply_action(s.string_to_action("2c3"))
+    assert s.current_player == 1 and s.turns == ["1a5,2c1,2c3"]
+    assert s.hash == hash_from_scratch(s)
+
+
+def test_a_pass_in_a_later_move_ends_the_turn_but_is_no_pass_turn():
+    s = game(protocol="2*").new_initial_state()
+    s.apply_action(s.string_to_action("1a1"))
+    s.apply_action(s.string_to_action("end"))       # the second move places nothing: the turn ends
+    assert s.current_player == 1 and s.turns == ["1a1"] and s.to_json()["passes"] == 0
+    s.apply("pass")                                 # a pass turn
+    assert s.to_json()["passes"] == 1 and not s.is_terminal()
+    s.apply("pass")                                 # the second in succession ends the game
+    assert s.is_terminal()
+    t = game(protocol="2*").new_initial_state()
+    t.apply("pass")
+    t.apply("1a1")                                  # one stone, then the closing pass: not a pass turn
+    assert t.to_json()["passes"] == 0
+    t.apply("pass")
+    assert not t.is_terminal()
+
+
+def test_an_early_end_closes_the_move_not_the_turn():
+    g = game(protocol="2*")
+    s = position(g, {1: "a1 a2 a4 a5", 2: "e1 e2"})     # two chunks: a move of up to two stones
+    s.apply("1c1,end,2c3")
+    assert s.current_player == 1 and s.turns == ["1c1,end,2c3"]
+    assert [s.action_to_string(a) for a in s.history] == ["1c1", "end", "2c3", "end"]   # the closing end
+
+
+def test_the_swap_follows_player_0s_whole_first_turn():
+    s = game(protocol="2*").new_initial_state()
+    s.apply_action(s.string_to_action("1a1"))
+    assert s.current_player == 0 and "swap" not in names(s, s.legal_actions())
+    s.apply_action(s.string_to_action("1a3"))
+    assert s.current_player == 1 and "swap" in names(s, s.legal_actions())
+    t = s.clone()
+    t.apply_action(t.string_to_action("2i1"))         # inside player 1's turn: too late
+    assert t.current_player == 1 and "swap" not in names(t, t.legal_actions())
+    s.apply("swap")                                 # a turn of its own, taking no entry
+    assert s.current_player == 0 and s.to_json()["turn"] == 2
+    s.apply("1c1,1c3")                              # the protocol's second turn: two moves
+    assert s.current_player == 1
+
+
+def test_positions_between_moves_round_trip():
+    g = game(protocol="12*")
+    s = g.new_initial_state()
+    s.apply("1a1")
+    s.apply_action(s.string_to_action("2i1"))
+    pos = s.to_json()
+    assert pos["turn_moves"] == 1 and s.turn_plies == 1
+    t = g.new_state(pos)
+    assert t.hash == s.hash and t.legal_actions().tolist() == s.legal_actions().tolist()
+    for bad in ({"turn_moves": 2}, {"turn_moves": 1, "passes": 1}):
+        with pytest.raises(ludens.PositionError, match="turn_moves"):
+            g.new_state({**pos, **bad})

@@ -148,5 +148,5 @@ def test_simulate_summary_counts_truncated_games_apart():
 
 def test_summary_shows_the_parameters_in_force():
     res = ludens.simulate(ludens.load("symple", size=9), 2, seed=0)
-    assert res.params == {"size": 9, "penalty": 4, "passing": False, "privilege": True, "misere": False}
+    assert res.params == {"size": 9, "penalty": 4, "passing": False, "privilege": True, "protocol": "1*", "upto": False, "misere": False}
     assert ludens.simulate(ludens.load("oust", board="square"), 1).params["size"] == 11

@@ -37,6 +37,14 @@ def test_tiny_training_run_end_to_end(tmp_path):
     assert back.meta["iteration"] == 2 and back.game["name"] == "tiptoptoe"
     obs = np.stack([game.new_initial_state().observation_tensor()])
     np.testing.assert_array_equal(back.forward(obs)[0], net.forward(obs)[0])
+    # the checkpoint in the runtime computes what the JAX model computes with the trained weights
+    rng = np.random.default_rng(1)
+    batch = (rng.random((9, *game.observation_shape)) < 0.4).astype(np.float32)
+    jl, jv = train.forward(back.arch, back.config, {k: jax.numpy.asarray(v) for k, v in back.params.items()},
+                           jax.numpy.asarray(batch))
+    nl, nv = back.forward(batch)
+    np.testing.assert_allclose(nl, np.asarray(jl), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(nv, np.asarray(jv), rtol=1e-4, atol=1e-5)
     points = [json.loads(line) for line in (tmp_path / "curve.jsonl").read_text().splitlines()]
     assert [p["iteration"] for p in points] == [1, 2]
     assert 0 <= points[-1]["scores"]["random"] <= 1 and np.isfinite(points[-1]["policy_loss"])

@@ -69,6 +69,7 @@ cdef inline bint _put(SymHexCore* s, const SymHexTables* g, int32_t c, int32_t c
 cdef void _end_turn(SymHexCore* s, const SymHexTables* g, bint won) noexcept nogil:
     cdef int32_t colour = s.gc.h.to_move
     grow_finish_turn(&s.gc, &g.grow)
+    s.gc.h.turn_plies = 0          # every turn is one move (no numeric protocol here)
     if won:
         s.winner = colour          # the rest of a grow is not played
         set_to_move(&s.gc.h, &g.grow.keys, -1)

@@ -23,6 +23,11 @@ real game has at most four at that point).  Parts: the balance rule
 (balance.pxi), the count of the balance turn's turns (turn_counting.pxi) and
 the search's knowledge (knowledge.pxi: stones weighed by the chunks they make).
 
+Under a numeric protocol (``protocol=``, ludens/_protocol.pxd; the pie opening
+only) a turn is that many moves, a move being the base game's turn with its
+own limit; ``_end_move`` hands each complete move to the protocol, and a pass
+(a move placing nothing) ends the turn.
+
 Colours are 0-based here, as in all code; the rules (docs/games/wunchunk.rst),
 positions and move strings (digits) and messages call colour k "colour k + 1".
 """
@@ -43,12 +48,15 @@ from ludens._chains cimport CHAIN_MAX_COLOURS, Chains, SizeHist, chains_add, cha
 from ludens._limits cimport MAX_PLAYERS, static_check
 from ludens._steiner cimport STEINER_BLOCKED, steiner_join
 from ludens._knowledge cimport knowledge_pick, knowledge_priors
+from ludens._protocol cimport (Protocol, move_action, protocol_actions, protocol_close, protocol_game_over,
+                               protocol_hash, protocol_move_done, protocol_set)
 from ludens._rng cimport Rng, splitmix64, zobrist_fill
 from ludens._state cimport (Game, Header, PlayoutStats, Rules, SeatKeys, State, pie_swap, playout_applied,
-                            playout_draw, playout_running, seat_hash, seat_keys_fill, set_to_move)
+                            playout_draw, playout_running, seat_hash, seat_keys_fill)
 from ludens._signals cimport interrupted, reraise
 from ludens._state import turn_limit
 
+from ludens import protocols
 from ludens._params import MISERE, Param
 from ludens._position import PositionReader
 from ludens.errors import NotationError, ParameterError
@@ -79,13 +87,14 @@ ctypedef struct WunTables:
     uint64_t z_limit[MAX_CELLS + 1]
     uint64_t z_passes[WUNCHUNK_MAX_PLAYERS + 1]
     uint64_t z_turn[WUNCHUNK_MAX_PLAYERS + 2]
+    Protocol proto                 # the numeric protocol (moves per turn)
 
 ctypedef struct WunCore:
     Header h
-    int32_t placed                 # stones placed in the current turn
-    int32_t limit                  # the current turn's limit (0 once the game is over)
-    int32_t passes                 # passes in succession just before this turn
-    int32_t turn                   # turns completed (the openings look at it)
+    int32_t placed                 # stones placed in the current move (the base game's turn)
+    int32_t limit                  # the current move's limit (0 once the game is over)
+    int32_t passes                 # pass turns in succession just before this turn
+    int32_t turn                   # turns completed, a swap included (the openings look at it)
     int32_t empty                  # empty cells
     int32_t _pad
     Chains ch
@@ -109,23 +118,32 @@ cdef inline bint _balance_now(const WunCore* s, const WunTables* g) noexcept nog
 
 
 cdef inline bint _swap_available(const WunCore* s, const WunTables* g) noexcept nogil:
-    return g.pie and s.turn == 1 and s.placed == 0 and not s.h.swapped and s.h.to_move == 1
+    return g.pie and s.turn == 1 and s.h.turn_plies == 0 and not s.h.swapped and s.h.to_move == 1
 
 
-cdef void _end_turn(WunCore* s, const WunTables* g, bint passed, int32_t next_colour) noexcept nogil:
-    s.h.hash ^= g.z_placed[s.placed] ^ g.z_limit[s.limit] ^ g.z_passes[s.passes]
-    s.h.hash ^= g.z_turn[_turn_key(g, s.turn)]
+cdef inline uint64_t _turn_keys(const WunCore* s, const WunTables* g) noexcept nogil:
+    return g.z_placed[s.placed] ^ g.z_limit[s.limit] ^ g.z_passes[s.passes] ^ g.z_turn[_turn_key(g, s.turn)]
+
+
+cdef void _end_move(WunCore* s, const WunTables* g, bint passed) noexcept nogil:
+    """A move is over (its limit reached, the board full, or ``end``; ``passed``: it
+    placed nothing).  A pass or a full board ends the turn, which is a pass turn when
+    the pass was its first move; else the protocol says whether the turn goes on."""
+    cdef int32_t next_colour = (s.h.to_move + 1) % g.nplayers
+    s.h.hash ^= _turn_keys(s, g)
     s.placed = 0
-    s.passes = s.passes + 1 if passed else 0
-    s.turn += 1
-    s.h.turn_plies = 0
-    if s.empty == 0 or s.passes >= g.nplayers:
-        set_to_move(&s.h, &g.keys, -1)
-        s.limit = 0
-    else:
-        set_to_move(&s.h, &g.keys, next_colour)
-        s.limit = _chunks(s, next_colour)
-    s.h.hash ^= g.z_placed[0] ^ g.z_limit[s.limit] ^ g.z_passes[s.passes] ^ g.z_turn[_turn_key(g, s.turn)]
+    if passed or s.empty == 0:
+        s.passes = s.passes + 1 if passed and s.h.turn_moves == 0 else 0
+        s.turn += 1
+        if s.empty == 0 or s.passes >= g.nplayers:
+            protocol_game_over(&s.h, &g.proto, &g.keys)
+        else:
+            protocol_close(&s.h, &g.proto, &g.keys, next_colour)
+    elif not protocol_move_done(&s.h, &g.proto, &g.keys, next_colour):
+        s.passes = 0
+        s.turn += 1
+    s.limit = 0 if s.h.to_move < 0 else _chunks(s, s.h.to_move)     # the next move's, counted now
+    s.h.hash ^= _turn_keys(s, g)
 
 
 cdef void _place(WunCore* s, const WunTables* g, int32_t colour, int32_t cell) noexcept nogil:
@@ -133,9 +151,10 @@ cdef void _place(WunCore* s, const WunTables* g, int32_t colour, int32_t cell) n
     s.empty -= 1
     s.h.hash ^= g.zobrist[colour][cell] ^ g.z_placed[s.placed] ^ g.z_placed[s.placed + 1]
     s.placed += 1
-    s.h.turn_plies += 1
     if s.placed == s.limit or s.empty == 0:
-        _end_turn(s, g, False, (s.h.to_move + 1) % g.nplayers)
+        _end_move(s, g, False)
+    else:
+        move_action(&s.h, &g.proto)
 
 
 # -- the balance rule ---------------------------------------------------------
@@ -201,11 +220,15 @@ cdef void wunchunk_apply(void* core, const void* geom, int32_t a) noexcept nogil
     cdef WunCore* s = <WunCore*>core
     cdef const WunTables* g = <const WunTables*>geom
     if a == g.end_action:
-        _end_turn(s, g, s.placed == 0, (s.h.to_move + 1) % g.nplayers)
+        _end_move(s, g, s.placed == 0)
     elif a == g.swap_action:
-        # The swapper takes colour 0; the other seat plays colour 1 and moves next.
+        # The swapper takes colour 0; the other seat plays colour 1 and moves next (its
+        # limit stays).  A turn of its own, outside the protocol: no entry, no pass.
         pie_swap(&s.h, &g.keys)
-        _end_turn(s, g, False, s.h.to_move)
+        s.h.hash ^= _turn_keys(s, g)
+        s.passes = 0
+        s.turn += 1
+        s.h.hash ^= _turn_keys(s, g)
     else:
         _place(s, g, a // g.ncells, a % g.ncells)
 
@@ -260,9 +283,8 @@ cdef uint64_t wunchunk_hash_full(const void* core, const void* geom) noexcept no
     for c in range(g.ncells):
         if s.ch.colour[c] >= 0:
             z ^= g.zobrist[s.ch.colour[c]][c]
-    z ^= seat_hash(&s.h, &g.keys)
-    z ^= g.z_placed[s.placed] ^ g.z_limit[s.limit] ^ g.z_passes[s.passes] ^ g.z_turn[_turn_key(g, s.turn)]
-    return z
+    z ^= seat_hash(&s.h, &g.keys) ^ protocol_hash(&s.h, &g.proto)
+    return z ^ _turn_keys(s, g)
 
 
 cdef void wunchunk_observe(const void* core, const void* geom, int32_t colour, float* out) noexcept nogil:
@@ -360,6 +382,8 @@ _PLAYERS = Param("players", 2, "number of players (3 or 4 need size 7 or 8)", lo
 _OPENING = Param("opening", "pie", "'pie': player 1 may swap after player 0's first turn (2 players); "
                  "'balance': player 0's second turn must leave colour 1 with at most one chunk",
                  kind=str, choices=("pie", "balance"))
+_PROTOCOL = protocols.move_protocol_param()
+_UPTO = protocols.no_upto("a Wunchunk move may already stop short with 'end', and placing nothing is a pass")
 
 # The start positions (docs/games/wunchunk.rst): one pair of stones per colour.
 _START_2 = {5: (("f4", "f5"), ("d4", "d5")), 6: (("g5", "g6"), ("e5", "e6")),
@@ -383,7 +407,7 @@ cdef class WunchunkGame(Game):
 
     NAME = "wunchunk"
     TITLE = "Wunchunk"
-    PARAMS = (_SIZE, _PLAYERS, _OPENING, MISERE)
+    PARAMS = (_SIZE, _PLAYERS, _OPENING, _PROTOCOL, _UPTO, MISERE)
 
     @classmethod
     def _record_params(cls, dict record):
@@ -394,6 +418,9 @@ cdef class WunchunkGame(Game):
         cdef int32_t size = params["size"], P = params["players"], n, c, k
         if P > 2 and size not in (7, 8):
             raise ParameterError(f"wunchunk: {P} players play on size 7 or 8, not {size}")
+        if params["protocol"] != "1*" and params["opening"] == "balance":
+            raise ParameterError(f"wunchunk: protocol {params['protocol']!r} needs opening='pie': the 'balance' "
+                                 f"opening constrains one base turn, so it is played with protocol '1*' only")
         cdef Board board = Board.hexhex(size)
         n = board.num_cells
         self.board = board
@@ -415,13 +442,16 @@ cdef class WunchunkGame(Game):
             self.g.z_limit[k] = splitmix64(&x)
         zobrist_fill(self.g.z_passes, WUNCHUNK_MAX_PLAYERS + 1, &x)
         zobrist_fill(self.g.z_turn, WUNCHUNK_MAX_PLAYERS + 2, &x)
+        # The protocol's keys last (under 1* they are never used: the hash is the base game's).
+        protocol_set(&self.g.proto, params["protocol"], False, splitmix64(&x), ~(<uint64_t>0))
 
         start = _START_2[size] if P == 2 else (_START_3 if P == 3 else _START_4)
         board_json = {name: colour + 1 for colour, pair in enumerate(start) for name in pair}
         initial = self._core_from_position(PositionReader(self, {"board": board_json, "to_move": 0, "turn": 0}))
         # A stone fills at most one cell per ply and every turn but a run of
-        # passes places one: a bound on the plies of a game.
-        self.default_max_plies = n * (P + 1) + P + 1
+        # passes places one: a bound on the plies of a game.  Under a protocol a
+        # move with stones may also close with `end`, and a turn with a pass.
+        self.default_max_plies = n * (P + 1) + P + 1 if params["protocol"] == "1*" else n * (P + 3) + P + 1
         self.observation_shape = (P + 3, board.geo.height, board.geo.width)
         self._state_type = WunchunkState
         names = tuple(f"{c + 1}{name}" for c in range(P) for name in board.names) + ("end", "swap")
@@ -430,9 +460,10 @@ cdef class WunchunkGame(Game):
     def _core_from_position(self, reader):
         """A core from ``{"board": {cell: colour digit}, "to_move": player}``.
 
-        Optional fields: ``swapped`` (pie swap taken), ``passes`` (passes in
-        succession before this turn), ``turn`` (turns completed; without it
-        the opening is over).  The position is at the start of a turn.
+        Optional fields: ``swapped`` (pie swap taken), ``passes`` (pass turns in
+        succession before this turn), ``turn`` (turns completed, a swap included;
+        without it the opening is over) and, under a protocol, ``turn_moves``
+        (moves complete in this turn).  The position is at the start of a move.
         """
         cdef WunCore s
         cdef int32_t P = self.g.nplayers, n = self.g.ncells, c
@@ -457,6 +488,12 @@ cdef class WunchunkGame(Game):
         s.h.swapped = swapped
         s.passes = passes
         s.turn = turn
+        s.h.proto_turn = turn - swapped          # a swap takes no protocol entry
+        moves = reader.integer("turn_moves", 0, 0, protocol_actions(&self.g.proto, s.h.proto_turn) - 1)
+        if moves and (over or passes):
+            raise reader.fail("turn_moves must be 0 " + ("once the game is over" if over else
+                                                         "after a pass turn (a pass ends the turn)"))
+        s.h.turn_moves = s.h.turn_plies = moves
         s.h.to_move = -1 if over else (to_move ^ swapped)
         s.limit = 0 if over else _chunks(&s, s.h.to_move)
         if self.g.balance and not over and turn <= P:
@@ -552,10 +589,24 @@ cdef class WunchunkState(State):
         d = {"chunks": [_chunks(s, c) for c in range(self._g().nplayers)],
              "score_arrays": self._score_arrays(),
              "swapped": bool(s.h.swapped), "passes": s.passes, "turn": s.turn}
+        if self.game.params["protocol"] != "1*":
+            d["turn_moves"] = s.h.turn_moves
         if s.h.turn_plies:
             d["placed"] = s.placed
             d["limit"] = s.limit
         return d
+
+    def moves_left(self):
+        """Moves still to make in the current turn under the protocol, the one under way
+        included; 0 when the game is over."""
+        cdef WunCore* s = self._s()
+        return protocols.actions_left(self.game.params["protocol"], s.h.proto_turn, s.h.turn_moves,
+                                      s.h.to_move < 0)
+
+    def _turn_note(self):
+        cdef WunCore* s = self._s()
+        return protocols.turn_note(self.game.params["protocol"], False, s.h.proto_turn, s.h.turn_moves,
+                                   s.h.to_move < 0, "move")
 
     def _glyphs(self):
         cdef WunCore* s = self._s()
@@ -568,6 +619,9 @@ cdef class WunchunkState(State):
             line += f", {s.limit - s.placed} of {s.limit} stones left"
             if _balance_now(s, self._g()):
                 line += " (balance turn)"
+            note = self._turn_note()
+            if note:
+                line += "; " + note
         return line + f"  ({self._legend('1234'[:self._g().nplayers])})"
 
     def _parse_action(self, str key):
@@ -606,9 +660,16 @@ cdef class WunchunkState(State):
 
     # -- whole turns ---------------------------------------------------------
 
+    def _one_move_turns(self):
+        return self.game.params["protocol"] == "1*"
+
     def legal_turns(self):
         """Yield each distinct legal turn once, lazily: its placements in
-        ascending cell order (mid-turn: the ways to finish it)."""
+        ascending cell order (mid-turn: the ways to finish it).  Under a
+        numeric protocol, the engine's search over actions."""
+        return self._own_legal_turns() if self._one_move_turns() else State.legal_turns(self)
+
+    def _own_legal_turns(self):
         cdef WunCore* s = self._s()
         cdef WunTables* g = self._g()
         if s.h.to_move < 0:
@@ -659,11 +720,14 @@ cdef class WunchunkState(State):
         decide: the sets of colour-0 cells (at most r) after which colour 0
         has at most one chunk are enumerated (pruned: a stone removes at most
         two chunks), and each combines with any choice of other-colour stones
-        on the remaining empty cells.
+        on the remaining empty cells.  Under a numeric protocol, by the
+        engine's enumeration.
         """
         cdef WunCore* s = self._s()
         cdef WunTables* g = self._g()
         cdef _Sets* t
+        if not self._one_move_turns():
+            return State.count_legal_turns(self, limit)
         limit = turn_limit(limit)
         if limit is not None:
             return min(self.count_legal_turns(), limit)
