@@ -8,8 +8,10 @@ a player of ``ludens serve`` or ``ludens play --level K`` waits.
     python bench/levels.py tiptoptoe --levels 3   # levels 1..3 only
 
 Each sample is one whole turn (every decision of it) by a fresh bot, as the
-page plays one, at a position a few random turns from the opening (sample i
-after i + 2 turns, the same positions for every level).  A level takes
+page plays one, at a position a few turns from the opening (sample i after
+i + 2 turns of level 1, the same positions for every level).  Not random
+turns: in Oust those soon give away a group, a position the search proves
+won in a few simulations, and the sample times nothing.  A level takes
 ``--samples`` samples, but only one once a turn has taken over
 ``--slow`` seconds; a level is not measured ("-") when the level below it,
 scaled by the ratio of their simulations, predicts a turn over
@@ -33,13 +35,13 @@ from ludens import bots, tuning
 
 
 def position(game: ludens.Game, turns: int, seed: int) -> ludens.State:
-    """The state after ``turns`` random turns from the start (fewer if the game ends)."""
+    """The state after ``turns`` turns of level 1 from the start (fewer if the game ends)."""
     state = game.new_initial_state()
-    rng = bots.RandomBot(seed=seed)
+    opening = bots.load("level:1", seed=seed)
     for _ in range(turns):
         if state.is_terminal():
             break
-        state.apply(rng.turn(state))
+        state.apply(opening.turn(state))
     return state
 
 
