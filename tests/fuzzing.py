@@ -7,7 +7,8 @@ the state is checked, played to the end and simulated) or a failure: any
 other exception, an inconsistent accepted state, or -- outside Python -- a
 crash, which is why the tests run this in a child process.
 
-Run as a script: ``python tests/fuzzing.py GAME COUNT SEED`` prints one line
+Run as a script: ``python tests/fuzzing.py GAME COUNT SEED [PARAMS]`` (PARAMS: the
+game's parameters as a JSON object, e.g. '{"protocol": "2*"}') prints one line
 of counts per outcome, then any failures, and exits non-zero on a failure.
 """
 
@@ -32,7 +33,7 @@ HOSTILE = [None, True, False, 0, 1, -1, 2, 3, 7, 255, 2**15, 2**31 - 1, 2**31, -
            np.int64(1), np.int32(-1), np.uint8(2), np.float64(1.0), np.bool_(True)]
 HOSTILE_KEYS = [v for v in HOSTILE if getattr(v, "__hash__", None) is not None]
 FIELDS = ["board", "to_move", "swapped", "passes", "turn", "phase", "grown", "game", "params", "pieces",
-          "placed", "limit", "next_label", "scores", "extra"]
+          "placed", "limit", "next_label", "scores", "extra", "turn_moves", "move_plies", "turn_plies"]
 
 
 _POOLS: dict[ludens.Game, list[tuple[dict, str]]] = {}
@@ -214,7 +215,8 @@ def run(name: str, count: int, seed: int, params: dict | None = None,
 
 def main(argv: list[str]) -> int:
     name, count, seed = argv[0], int(argv[1]), int(argv[2])
-    outcomes, failures = run(name, count, seed)
+    params = json.loads(argv[3]) if len(argv) > 3 else None
+    outcomes, failures = run(name, count, seed, params)
     print(name, count, dict(sorted(outcomes.items())), flush=True)
     for f in failures[:20]:
         print("FAIL", f)

@@ -26,7 +26,7 @@ class WunchunkGame(Game):
 class WunchunkState(State):
     @property
     def turn_limit(self) -> int:
-        """Stones the current turn may place: the mover's chunks at its start (0 when over)."""
+        """Stones the current move may place: the mover's chunks at its start (0 when over)."""
     def chunk_counts(self) -> list[int]:
         """Chunks (chains of two or more stones) of each player's colour, by player."""
     def ranking(self) -> list[list[int]]:
@@ -36,4 +36,6 @@ class WunchunkState(State):
         """Each distinct legal turn once, lazily, placements in ascending cell order."""
     def count_legal_turns(self, limit: Optional[int] = None) -> int:
         """The number of distinct legal turns (closed form; enumeration of the
-        colour-1 stones on the balance turn)."""
+        colour-1 stones on the balance turn; the engine's enumeration under a protocol)."""
+    def moves_left(self) -> int:
+        """Moves still to make in the current turn under the protocol; 0 when over."""

@@ -8,7 +8,9 @@ import ludens
 
 TWO_PLAYER = [("hex", {"size": 5}), ("hox", {"size": 5}), ("hex", {"size": 4, "protocol": "symple"}),
               ("symple", {"size": 5}), ("oust", {"size": 3}), ("wunchunk", {"size": 5}),
-              ("storisende", {"size": 3}), ("tiptoptoe", {})]
+              ("storisende", {"size": 3}), ("tiptoptoe", {}),
+              # with a numeric protocol counting moves: the transforms combine
+              ("symple", {"size": 4, "protocol": "2*", "passing": True}), ("wunchunk", {"size": 5, "protocol": "12*"})]
 IDS = [f"{n}-{'-'.join(map(str, p.values()))}" for n, p in TWO_PLAYER]
 
 

@@ -933,6 +933,7 @@ def test_a_turn_is_its_entry_of_moves():
     assert s.current_player == BLACK
     act(s, "a1")                                      # Black's first move of two: a plant
     assert s.current_player == BLACK and s.turn_plies == 1 and s.to_json()["turn_moves"] == 1
+    assert s.moves_left() == 1
     act(s, "e5")
     assert s.current_player == WHITE and s.turns == ["c3", "a1,e5"]
     assert s.hash == hash_from_scratch(s)

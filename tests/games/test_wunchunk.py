@@ -627,6 +627,7 @@ def test_each_move_counts_its_own_limit():
     assert s.turn_limit == 1
     s.apply_action(s.string_to_action("1a5"))       # a4-a5: a second chunk of colour 1
     assert s.current_player == 0 and s.turn_limit == 2 and s.to_json()["turn_moves"] == 1
+    assert s.moves_left() == 1
     s.apply_action(s.string_to_action("2c1"))
     s.apply_action(s.string_to_action("2c3"))
     assert s.current_player == 1 and s.turns == ["1a5,2c1,2c3"]
