@@ -56,7 +56,7 @@ def load(name: str, **params: Any) -> Game:
 TRANSFORMS = ("swap", "opening", "misere", "passing", "privilege", "upto")
 
 
-def _accepts(param: Any, value: str, game: str) -> bool:
+def _accepts(param: Any, value: object, game: str) -> bool:
     try:
         param.check(value, game)
     except ParameterError:

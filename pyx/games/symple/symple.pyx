@@ -183,8 +183,8 @@ _SIZE = Param("size", 19, "side of the n x n board", lo=MIN_SIDE, hi=MAX_SIDE)
 _PENALTY = Param("penalty", None, "points lost per chain (None: the size's default, 4, 6, 10 at sizes 9, 13, 19, "
                  "else the even number nearest 2n/3 - 2, ties the lower)",
                  lo=-MAX_PENALTY, hi=MAX_PENALTY, optional=True)
-_PASSING = Param("passing", False, "a player may pass instead of planting or growing; two passes in "
-                 "succession end the game", kind=bool)
+_PASSING = Param("passing", False, "a player may pass instead of planting or growing; two passes (pass "
+                 "turns, under a protocol) in succession end the game", kind=bool)
 _PRIVILEGE = Param("privilege", True, "Black's grow-then-plant turn while nobody has grown (False: the "
                    "game without this compensation)", kind=bool)
 _PROTOCOL = protocols.move_protocol_param()
