@@ -1,9 +1,8 @@
 """Screenshots of the ``ludens serve`` page for docs/serve.rst, taken from
 the real page in headless Chromium (Selenium; Debian's chromium and
-chromium-driver), and how long a bot move takes at each level.
+chromium-driver).  How long a bot's turn takes at each level: bench/levels.py.
 
-    python bench/serve_screenshots.py docs/images     # the pictures
-    python bench/serve_screenshots.py --timings       # seconds per bot turn, by level and game
+    python bench/serve_screenshots.py docs/images
 """
 
 from __future__ import annotations
@@ -15,7 +14,7 @@ import threading
 import time
 from pathlib import Path
 
-from ludens.serve import LEVELS, Sessions, make_server
+from ludens.serve import Sessions, make_server
 
 
 def _browser():
@@ -81,31 +80,8 @@ def screenshots(folder: Path) -> None:
         server.server_close()
 
 
-def timings() -> None:
-    """Seconds per bot turn at each level, on each game's default board, a
-    few turns into a game (median of three turns)."""
-    import statistics
-    sessions = Sessions()
-    print(f"{'game':<12}" + "".join(f"{level:>13}" for level in LEVELS))
-    for game in ("hex", "symple", "oust", "wunchunk", "storisende"):
-        row = []
-        for level in LEVELS:
-            gid = sessions.new({"game": game, "players": [level, level]})["id"]
-            times = []
-            for _ in range(3):
-                start = time.perf_counter()
-                sessions.bot(gid, {})
-                times.append(time.perf_counter() - start)
-            row.append(statistics.median(times))
-        print(f"{game:<12}" + "".join(f"{t:>12.3f}s" for t in row), flush=True)
-
-
 if __name__ == "__main__":
     ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     ap.add_argument("folder", nargs="?", default="docs/images", help="where the PNGs go (default docs/images)")
-    ap.add_argument("--timings", action="store_true", help="print bot move times instead")
     args = ap.parse_args()
-    if args.timings:
-        timings()
-    else:
-        screenshots(Path(args.folder))
+    screenshots(Path(args.folder))

@@ -94,10 +94,15 @@ fieldset label { margin-right: .8em; white-space: nowrap; }
     var games = Object.keys(catalogue.games);
     $("game").innerHTML = games.map(function (g) {
       return "<option value=\"" + g + "\">" + g + " (" + catalogue.games[g].title + ")</option>"; }).join("");
-    $("opponent").innerHTML = ["human"].concat(catalogue.levels).map(function (l) {
-      return "<option>" + l + "</option>"; }).join("");
-    $("opponent").value = catalogue.levels[0];
     fillParams();
+  }
+  // The opponents: a person, the levels, and the shipped networks made for the game chosen.
+  function opponents() {
+    var game = $("game").value, keep = $("opponent").value, nets = catalogue.networks;
+    var names = ["human"].concat(catalogue.levels, Object.keys(nets).filter(function (n) {
+      return nets[n] === null || nets[n] === game; }));
+    $("opponent").innerHTML = names.map(function (l) { return "<option>" + l + "</option>"; }).join("");
+    $("opponent").value = names.indexOf(keep) >= 0 ? keep : catalogue.levels[0];
   }
   function fillParams() {
     var info = catalogue.games[$("game").value], html = "";
@@ -113,14 +118,27 @@ fieldset label { margin-right: .8em; white-space: nowrap; }
       }
     });
     $("params").innerHTML = html;
+    opponents();
     seats();
   }
   function seats() {
-    var n = 2, el = document.querySelector("[data-param=players]");
+    var n = 2, el = document.querySelector("[data-param=players]"), keep = parseInt($("seat").value, 10);
     if (el) n = parseInt(el.value, 10) || 2;
     var options = "";
     for (var i = 0; i < n; i++) options += "<option>" + i + "</option>";
     $("seat").innerHTML = options;
+    if (keep < n) $("seat").value = String(keep);
+  }
+  // A game the form did not start (a loaded record, or a view shown by a script): the form
+  // follows its game and parameters, so that "new game" starts another game of the same kind.
+  function followForm(v) {
+    if (!catalogue || !catalogue.games[v.game]) return;
+    if ($("game").value !== v.game) { $("game").value = v.game; fillParams(); }
+    document.querySelectorAll("#params [data-param]").forEach(function (el) {
+      var key = el.getAttribute("data-param");
+      if (key in v.params) el.value = v.params[key] === null ? "" : String(v.params[key]);
+    });
+    seats();
   }
   function paramValue(text) {
     if (text === "") return null;
@@ -211,6 +229,7 @@ fieldset label { margin-right: .8em; white-space: nowrap; }
 
   // -- showing a view ---------------------------------------------------------------
   function show(v) {
+    if (!view || view.id !== v.id) followForm(v);
     view = v; busy = false; selected = null;
     document.body.dataset.busy = "0";
     $("choices").innerHTML = "";

@@ -25,22 +25,25 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from typing import Any, Optional
 
 import ludens
-from ludens import bots, pictures, records, tuning
+from ludens import bots, nets, pictures, records, tuning
 from ludens._coordinates import NAME
 from ludens._state import State
 from ludens.errors import LudensError, ParameterError
 
-__all__ = ["Sessions", "RequestError", "LEVELS", "make_server", "MAX_BODY", "MAX_GAMES"]
+__all__ = ["Sessions", "RequestError", "LEVELS", "NETWORK_SIMULATIONS", "make_server", "MAX_BODY", "MAX_GAMES"]
 
 MAX_BODY = 4 * 2**20          # the largest request body (a loaded record included)
 MAX_GAMES = 64                # games held at once; the oldest goes first
 MAX_ANALYSIS = 200_000        # simulations of one analysis request
 
-#: The bots a game can be played against, weakest first: a name the page
+#: The bots every game can be played against, weakest first: a name the page
 #: shows and the bot spec behind it: the random bot, then the search's
 #: strength levels (``level:K``, calibrated by the Elo ladder of strength.rst).
+#: The networks that ship with ludens (``ludens.nets.shipped()``) add an
+#: ``az:NAME`` bot each, for the game they were trained on (``Sessions.networks``).
 LEVELS: dict[str, str] = {"random": "random",
                           **{f"level {k}": f"level:{k}" for k in range(1, tuning.LEVELS + 1)}}
+NETWORK_SIMULATIONS = 400     # an az bot's simulations a decision (NetworkBot's default)
 
 
 class RequestError(Exception):
@@ -72,6 +75,23 @@ class Sessions:
     def __init__(self) -> None:
         self.games: dict[str, Game] = {}
         self.lock = threading.Lock()
+        self._networks: Optional[dict[str, nets.Network]] = None
+
+    @property
+    def networks(self) -> dict[str, nets.Network]:
+        """The shipped networks as bots, by the name the page shows
+        (``az:NAME``), read once; a file that does not read as a network is
+        left out (its own tests catch it), not a reason to refuse the page."""
+        with self.lock:
+            if self._networks is None:
+                found = {}
+                for name in nets.shipped():
+                    try:
+                        found[f"az:{name}"] = nets.load(name)
+                    except LudensError:
+                        continue
+                self._networks = found
+            return self._networks
 
     # -- the table -------------------------------------------------------------
 
@@ -93,8 +113,10 @@ class Sessions:
     # -- requests --------------------------------------------------------------
 
     def catalogue(self) -> dict[str, Any]:
-        """The games with their parameters, and the bot levels."""
-        return {"games": _plain(ludens.games()), "levels": list(LEVELS)}
+        """The games with their parameters, the bot levels, and the networks
+        (``az:NAME``) with the game each was trained on (None: not recorded)."""
+        return {"games": _plain(ludens.games()), "levels": list(LEVELS),
+                "networks": {name: (net.game or {}).get("name") for name, net in self.networks.items()}}
 
     def new(self, body: Any) -> dict[str, Any]:
         """``{"game": name, "params": {...}, "players": ["human" | level, ...]}``."""
@@ -106,7 +128,7 @@ class Sessions:
         if not isinstance(params, dict) or not all(isinstance(k, str) for k in params):
             raise RequestError("'params' must be an object of parameter values")
         state = _load(name, params).new_initial_state()
-        game = Game(state, _players(body.get("players"), state.game.num_players))
+        game = Game(state, self._players(body.get("players"), state))
         gid = self._add(game)
         return self.view(gid)
 
@@ -124,7 +146,7 @@ class Sessions:
                 probe.apply(move)
         except (ValueError, TypeError) as e:
             raise RequestError(f"not a record this server can replay: {e}") from None
-        game = Game(state, _players(_object(body).get("players"), state.game.num_players))
+        game = Game(state, self._players(_object(body).get("players"), state))
         game.line = list(record["moves"])
         game.state = probe
         gid = self._add(game)
@@ -161,10 +183,15 @@ class Sessions:
                 raise RequestError(f"the game is over ({state._result()})")
             seat = state.current_player
             name = level if level is not None else game.players[seat]
-            if name not in LEVELS:
-                raise RequestError(f"seat {seat} is played by a person; ask with a level: {', '.join(LEVELS)}")
+            if name == "human" or not isinstance(name, str) or not self._plays(name, state):
+                raise RequestError(f"seat {seat} is played by a person; ask with a bot: "
+                                   f"{', '.join(self._bots(state))}")
             game.bot_moves += 1
-            bot = bots.load(LEVELS[name], seed=game.bot_moves)
+            bot: bots.Bot
+            if name in LEVELS:
+                bot = bots.load(LEVELS[name], seed=game.bot_moves)
+            else:
+                bot = bots.NetworkBot(self.networks[name], seed=game.bot_moves, simulations=NETWORK_SIMULATIONS)
             move = bot.turn(state)
             state.apply(move)
             game.analysis = _analysis(bot, seat) if isinstance(bot, bots.MCTSBot) else None
@@ -249,6 +276,34 @@ class Sessions:
                 raise RequestError(f"no game {gid[:40]!r} on this server", 404)
         return {"closed": gid}
 
+    # -- who plays -----------------------------------------------------------------
+
+    def _plays(self, name: str, state: State) -> bool:
+        """Whether the bot ``name`` can play ``state``'s game: a level always;
+        a network when it was made for this game and its board (its shapes)."""
+        if name in LEVELS:
+            return True
+        net = self.networks.get(name)
+        if net is None:
+            return False
+        g = state.game
+        trained = (net.game or {}).get("name")
+        return ((trained is None or trained == g.name) and net.input_shape == tuple(g.observation_shape)
+                and net.num_actions == g.num_actions and net.num_players == g.num_players)
+
+    def _bots(self, state: State) -> list[str]:
+        return list(LEVELS) + [n for n in self.networks if self._plays(n, state)]
+
+    def _players(self, players: Any, state: State) -> list[str]:
+        count = state.game.num_players
+        if players is None:
+            return ["human"] + ["random"] * (count - 1)
+        if not isinstance(players, list) or len(players) != count or not all(
+                p == "human" or (isinstance(p, str) and self._plays(p, state)) for p in players):
+            raise RequestError(f"'players' must list {count} seats, each 'human' or a bot that plays "
+                               f"{state.game.name} here: {', '.join(self._bots(state))}")
+        return list(players)
+
     # -- what the page draws -----------------------------------------------------
 
     def _line(self, game: Game) -> list[str]:
@@ -297,15 +352,6 @@ def _load(name: str, params: dict[str, Any]) -> ludens.Game:
         return ludens.load(name, **params)
     except (ValueError, TypeError) as e:
         raise RequestError(str(e)) from None
-
-
-def _players(players: Any, count: int) -> list[str]:
-    if players is None:
-        return ["human"] + ["random"] * (count - 1)
-    if not isinstance(players, list) or len(players) != count or not all(
-            p == "human" or p in LEVELS for p in players):
-        raise RequestError(f"'players' must list {count} seats, each 'human' or a level: {', '.join(LEVELS)}")
-    return list(players)
 
 
 def _plain(x: Any) -> Any:

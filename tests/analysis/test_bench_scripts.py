@@ -1,4 +1,4 @@
-"""bench/evaluate.py and bench/atlas.py run end to end at a tiny size and refuse bad sizes."""
+"""bench/evaluate.py, bench/atlas.py and bench/levels.py run end to end at a tiny size and refuse bad sizes."""
 
 import importlib.util
 import json
@@ -58,3 +58,26 @@ def test_bench_atlas_writes_the_page_and_reruns_from_its_cache(tmp_path):
     # A changed budget is a new row, played on its own.
     listed = run("atlas.py", "--list", *args[:2], "--simulations", "4", "--cache", str(tmp_path / "rows.json"))
     assert listed.stdout.count("missing") == 16 + 2 + 10 + 2 + 2 + 1 and "cached" not in listed.stdout
+
+
+def test_bench_levels_at_a_tiny_size():
+    p = run("levels.py", "hex", "tiptoptoe", "--levels", "2", "--samples", "2")
+    assert p.returncode == 0, p.stdout + p.stderr
+    table = p.stdout.split("\n\n", 1)[1].splitlines()
+    assert table[0] == table[3] == table[-1] and set(table[0]) == {"=", " "}
+    assert table[1].split() == ["level", *map(str, range(1, 9)), "decisions"]
+    rows = {line.split()[0]: line.split()[1:] for line in table[4:-1]}
+    assert set(rows) == {"hex", "tiptoptoe"}
+    for cells in rows.values():
+        assert all(float(c) > 0 for c in cells[:2]) and cells[2:8] == ["-"] * 6 and float(cells[8]) == 1.0
+    # A level predicted too slow is not measured.
+    p = run("levels.py", "tiptoptoe", "--levels", "3", "--samples", "1", "--max-seconds", "1e-9")
+    assert p.returncode == 0, p.stderr
+    row = next(line.split() for line in p.stdout.splitlines() if line.startswith("tiptoptoe"))
+    assert float(row[1].rstrip("*")) > 0 and row[2:9] == ["-"] * 7
+
+
+@pytest.mark.parametrize("args", [["chess"], ["--samples", "0"], ["--levels", "9"], ["--slow", "nan"]])
+def test_bench_levels_refuses_bad_arguments(args):
+    p = run("levels.py", *args)
+    assert p.returncode == 2 and "error:" in p.stderr

@@ -10,6 +10,7 @@ from pathlib import Path
 
 import pytest
 
+import ludens
 from ludens.engine import MAX_LINE, Engine
 
 ROOT = Path(__file__).resolve().parents[2]
@@ -108,3 +109,20 @@ def test_final_score_names_the_winner_and_the_margin():
     assert e.handle("current_player") == "= none"
     assert e.handle("final_score").startswith("= B+")
     assert e.handle("genmove").startswith("? the game is over")
+
+
+def test_hox_answers_the_gtp_subset_too_and_games_are_listed():
+    e = Engine(bot="mcts:simulations=30")
+    assert e.handle("list_games") == "= " + "\n".join(ludens.games())
+    assert e.handle("new_game hox").startswith("= hox size=")
+    assert e.handle("boardsize 5") == "=" and e.state.game.name == "hox" and e.state.game.params["size"] == 5
+    assert e.handle("play b c3") == "=" and e.handle("play w swap-pieces") == "="
+    assert e.state.turns == ["c3", "swap"]
+    legal = e.handle("legal_moves")[2:].split()
+    assert legal and set(legal) <= set(e.state.game.board.names) and "c3" not in legal
+    for budget in ("20", "0.2s"):                        # simulations, then seconds
+        seat = "bw"[e.state.current_player]
+        move = e.handle(f"genmove {seat} {budget}")
+        assert move.startswith("= ") and e.state.turns[-1] == move[2:], move
+    assert e.handle("genmove 0.2").startswith("? genmove"), "a budget is whole simulations or seconds with s"
+    assert e.handle("boardsize 5") == "=" and e.state.ply == 0

@@ -8,11 +8,13 @@ import http.client
 import json
 import threading
 import time
+import xml.etree.ElementTree as ET
 
 import pytest
 
+import ludens
 from ludens import records
-from ludens.serve import MAX_BODY, RequestError, Sessions, make_server
+from ludens.serve import LEVELS, MAX_BODY, NETWORK_SIMULATIONS, RequestError, Sessions, make_server
 
 
 @pytest.fixture
@@ -141,6 +143,87 @@ def test_analysis_gives_value_pv_and_a_heat_map():
     assert abs(sum(an["heat"].values()) - 1) < 0.01 and set(an["heat"]) <= {f"{c}{r}" for c in "abcd" for r in "1234"}
 
 
+def _ship_a_network(monkeypatch, folder):
+    """A folder of shipped networks with one (random weights) for Hex 4,
+    ``hex4``, and one file that is not a network."""
+    from ludens import nets
+    monkeypatch.setattr(nets, "_DIR", folder)
+    nets.save(nets.Network.init("mlp", ludens.load("hex", size=4), hidden=[8]), folder / "hex4.lnet")
+    (folder / "broken.lnet").write_bytes(b"not a network")
+
+
+def test_the_bots_offered_are_the_levels_and_the_networks_that_ship(monkeypatch, tmp_path):
+    from ludens import nets
+    # As installed: one az bot per shipped network (none may ship).
+    assert set(Sessions().catalogue()["networks"]) == {f"az:{n}" for n in nets.shipped()}
+    # None ships: the levels alone, and an az bot is refused.
+    monkeypatch.setattr(nets, "_DIR", tmp_path)
+    s = Sessions()
+    catalogue = s.catalogue()
+    assert catalogue["networks"] == {} and catalogue["levels"] == list(LEVELS)
+    with pytest.raises(RequestError, match="players"):
+        s.new({"game": "hex", "params": {"size": 4}, "players": ["human", "az:hex4"]})
+    # One ships: offered for its game, playing there, refused elsewhere.
+    _ship_a_network(monkeypatch, tmp_path)
+    s = Sessions()
+    assert s.catalogue()["networks"] == {"az:hex4": "hex"}, "the broken file is left out"
+    gid = s.new({"game": "hex", "params": {"size": 4}, "players": ["human", "az:hex4"]})["id"]
+    s.act(gid, {"action": "b2"})
+    v = s.bot(gid, {})
+    assert len(v["turns"]) == 2 and v["to_move"] == 0
+    assert v["analysis"]["seat"] == 1 and v["analysis"]["simulations"] >= NETWORK_SIMULATIONS
+    v = s.bot(gid, {"level": "az:hex4"})               # a hint from the network
+    assert len(v["turns"]) == 3
+    with pytest.raises(RequestError, match="az:hex4") as e:        # offered here, but not as a seat's name
+        s.new({"game": "hex", "params": {"size": 4}, "players": ["az:hex", "human"]})
+    for game, params in (("hex", {"size": 5}), ("hox", {"size": 4})):    # another board, another game
+        with pytest.raises(RequestError, match="players") as e:
+            s.new({"game": game, "params": params, "players": ["az:hex4", "human"]})
+        assert "az:hex4" not in str(e.value).split(": ", 1)[1], "not offered there"
+    other = s.new({"game": "hex", "params": {"size": 5}, "players": ["human", "human"]})["id"]
+    with pytest.raises(RequestError, match="played by a person"):
+        s.bot(other, {"level": "az:hex4"})
+    with pytest.raises(RequestError, match="played by a person"):
+        s.bot(other, {"level": ["az:hex4"]})
+
+
+def _tiptoptoe_printed() -> dict[str, int]:
+    """Tip-Top-Toe's shipped numbering as its rules page prints it (9 rows,
+    top row first), by square: column letter, row counted from the bottom."""
+    from ludens._tiptoptoe_labels import SHIPPED
+    return {f"{'abcdefghi'[c]}{9 - r}": n for r, row in enumerate(SHIPPED) for c, n in enumerate(row)}
+
+
+def _drawn(svg: str, cls: str) -> dict[str, str]:
+    """``data-cell`` -> text of the SVG's elements of class ``cls`` (a cell's: its <title>)."""
+    out = {}
+    for e in ET.fromstring(svg).iter():
+        if e.get("class") == cls:
+            out[e.get("data-cell")] = (e.find("{http://www.w3.org/2000/svg}title") if cls == "cell" else e).text
+    return out
+
+
+def test_tiptoptoe_numbers_and_square_names_agree_on_the_page():
+    """Each square shows the number the engine plays there and names itself
+    on hover; the page's action for a number is its squares, and playing it
+    fills exactly them."""
+    game = ludens.load("tiptoptoe")
+    printed = _tiptoptoe_printed()
+    assert {c: game.number(c) for c in game.board.names} == printed
+    s = Sessions()
+    v = s.new({"game": "tiptoptoe", "players": ["human", "human"]})
+    assert _drawn(v["svg"], "label") == {c: str(n) for c, n in printed.items()}
+    assert _drawn(v["svg"], "cell") == {c: c for c in printed}
+    squares = {k: sorted(c for c, n in printed.items() if n == k) for k in range(1, 40)}
+    assert {a["text"]: sorted(a["cells"]) for a in v["actions"]} == {str(k): cs for k, cs in squares.items()}
+    assert all(a["kind"] == "place" for a in v["actions"])
+    for number in (20, 5, 32):
+        v = s.act(v["id"], {"action": str(number)})
+        assert sorted(c for c, colour in _drawn(v["svg"], "piece").items()) == sorted(
+            c for k in v["turns"] for c in squares[int(k)])
+    assert v["turns"] == ["20", "5", "32"]
+
+
 # -- a real browser -------------------------------------------------------------
 
 def _wait(browser, timeout: float = 60):
@@ -152,10 +235,11 @@ def _wait(browser, timeout: float = 60):
     raise AssertionError("the page stayed busy")
 
 
-def _play_by_clicks(browser, url: str, game: str, params: dict, checks) -> dict:
+def _play_by_clicks(browser, url: str, game: str, params: dict, checks, pick=lambda clicks, n: 0) -> dict:
     """A new game from the form against the random bot, then clicks until it
-    ends: a choice when the page offers one, else the first highlighted
-    cell, else the first action button.  Returns the final view."""
+    ends: a choice when the page offers one, else a highlighted cell (the
+    ``pick(clicks, n)``-th of the n, the first by default), else the first
+    action button.  Returns the final view."""
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import Select
 
@@ -183,7 +267,7 @@ def _play_by_clicks(browser, url: str, game: str, params: dict, checks) -> dict:
         if choices:
             choices[0].click()
         elif targets:
-            cell = targets[0].get_attribute("data-cell")
+            cell = targets[pick(clicks, len(targets))].get_attribute("data-cell")
             browser.find_element(By.CSS_SELECTOR, f'#board .cell[data-cell="{cell}"]').click()
         else:
             assert buttons, f"nothing to click in {game}: {view['headline']}"
@@ -225,6 +309,57 @@ def test_whole_games_by_clicks_against_a_bot(server, browser):
     assert len(wun["turns"]) > 2
 
 
+def test_symple_and_oust_by_clicks_against_a_bot(server, browser):
+    """Two more games played through by clicks, each with a turn of several
+    actions: Symple's growth of two groups (cells picked across the board, so
+    that there are groups to grow) and Oust's placement again after a capture."""
+    from selenium.webdriver.common.by import By
+    host, port = server.server_address[:2]
+    url = f"http://{host}:{port}/"
+    multi: dict[str, int] = {}
+
+    def checks(b, view, clicks):
+        if view["turn_plies"]:
+            multi[view["game"]] = multi.get(view["game"], 0) + 1
+            assert "turn in progress" in b.find_element(By.ID, "note").text
+            assert b.find_element(By.ID, "undo-action").is_enabled()
+        assert b.find_elements(By.CSS_SELECTOR, "#board .coord"), "coordinates on the board"
+
+    sym = _play_by_clicks(browser, url, "symple", {"size": 5}, checks, pick=lambda clicks, n: clicks * 7 % n)
+    status = browser.find_element(By.ID, "status").text
+    assert sym["winners"] in ([0], [1]) and status.endswith("scores " + " : ".join(f"{x:g}" for x in sym["scores"]))
+    oust = _play_by_clicks(browser, url, "oust", {"size": 3}, checks)
+    assert oust["winners"] in ([0], [1]) and len(oust["turns"]) > 2
+    assert multi.get("symple", 0) >= 1 and multi.get("oust", 0) >= 1, multi
+    # Oust: a turn of several placements is one turn of the move list, its placements joined.
+    assert any("," in t for t in oust["turns"]), oust["turns"]
+    assert browser.find_element(By.ID, "moves").text.split() == [
+        w for k, t in enumerate(oust["turns"]) for w in (f"{k + 1}.", t)]
+
+
+def test_tiptoptoe_a_click_plays_the_number_on_the_square(server, browser):
+    """Clicking a square plays the number drawn on it: all the squares of
+    that number fill, and the move list names the number."""
+    from selenium.webdriver.common.by import By
+    host, port = server.server_address[:2]
+    browser.get(f"http://{host}:{port}/")
+    _wait(browser)
+    v = _request(server, "POST", "/api/new", json.dumps({"game": "tiptoptoe", "players": ["human", "human"]}).encode())[1]
+    browser.execute_script("window.ludensShow(arguments[0])", v)
+    printed = _tiptoptoe_printed()
+    for cell in ("c8", "i1", "e5"):           # numbers 19 (three squares), 25 (two), 5 (the middle's own)
+        label = browser.find_element(By.CSS_SELECTOR, f'#board .label[data-cell="{cell}"]').text
+        assert label == str(printed[cell])
+        browser.find_element(By.CSS_SELECTOR, f'#board .cell[data-cell="{cell}"]').click()
+        _wait(browser)
+        view = browser.execute_script("return window.ludensView()")
+        assert view["turns"][-1] == label and browser.find_element(By.ID, "error").text == ""
+        pieces = {p.get_attribute("data-cell") for p in browser.find_elements(By.CSS_SELECTOR, "#board .piece")}
+        assert {c for c, n in printed.items() if n == int(label)} <= pieces
+    assert view["turns"] == ["19", "25", "5"]
+    assert browser.find_element(By.ID, "moves").text.split() == ["1.", "19", "2.", "25", "3.", "5"]
+
+
 def test_undo_inside_a_turn_by_clicks(server, browser):
     from selenium.webdriver.common.by import By
     host, port = server.server_address[:2]
@@ -251,6 +386,74 @@ def test_undo_inside_a_turn_by_clicks(server, browser):
     # A cell's name shows on hover: its <title>.
     title = browser.execute_script("return document.querySelector('#board .cell').querySelector('title').textContent")
     assert title == browser.find_element(By.CSS_SELECTOR, "#board .cell").get_attribute("data-cell")
+
+
+def test_the_form_follows_a_loaded_record(server, browser, tmp_path):
+    """After a record is loaded from the file picker, the new-game form shows
+    the record's game and parameters, so that "new game" starts that kind of
+    game again (not the one the form showed before)."""
+    from selenium.webdriver.common.by import By
+    s = Sessions()
+    gid = s.new({"game": "oust", "params": {"size": 3, "misere": True}, "players": ["human", "human"]})["id"]
+    for _ in range(3):
+        s.act(gid, {"action": next(a["text"] for a in s.view(gid)["actions"] if a["kind"] == "place")})
+    record = s.record(gid)
+    path = tmp_path / "oust.jsonl"
+    path.write_text(json.dumps(record) + "\n", encoding="utf-8")
+    host, port = server.server_address[:2]
+    browser.get(f"http://{host}:{port}/")
+    _wait(browser)
+    assert browser.find_element(By.ID, "game").get_attribute("value") != "oust"
+    browser.find_element(By.ID, "load").send_keys(str(path))
+    deadline = time.time() + 30
+    while browser.execute_script("return window.ludensView().game") != "oust" and time.time() < deadline:
+        time.sleep(0.05)
+    _wait(browser)
+    loaded = browser.execute_script("return window.ludensView()")
+    assert loaded["game"] == "oust" and loaded["line"] == record["moves"]
+    assert browser.find_element(By.ID, "game").get_attribute("value") == "oust"
+    fields = {e.get_attribute("data-param"): e.get_attribute("value")
+              for e in browser.find_elements(By.CSS_SELECTOR, "#params [data-param]")}
+    assert fields["size"] == "3" and fields["misere"] == "true" and fields["board"] == "hexhex", fields
+    browser.find_element(By.ID, "new").click()
+    _wait(browser)
+    fresh = browser.execute_script("return window.ludensView()")
+    assert fresh["id"] != loaded["id"] and fresh["game"] == "oust" and fresh["turns"] == []
+    assert fresh["params"] == loaded["params"] == record_params(record)
+
+
+def record_params(record: dict) -> dict:
+    """The parameters a record's game is played under, as the server sees them."""
+    kind = records.check(record, with_states=False)
+    return json.loads(json.dumps(kind.params))
+
+
+def test_the_page_offers_a_network_for_its_game_only(server, browser, monkeypatch, tmp_path):
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.common.keys import Keys
+    from selenium.webdriver.support.ui import Select
+    _ship_a_network(monkeypatch, tmp_path)
+    host, port = server.server_address[:2]
+    browser.get(f"http://{host}:{port}/")
+    _wait(browser)
+
+    def offered(game):
+        Select(browser.find_element(By.ID, "game")).select_by_value(game)
+        return [o.text for o in Select(browser.find_element(By.ID, "opponent")).options]
+
+    assert offered("hex") == ["human", *LEVELS, "az:hex4"]
+    assert offered("oust") == ["human", *LEVELS]
+    Select(browser.find_element(By.ID, "game")).select_by_value("hex")
+    Select(browser.find_element(By.ID, "opponent")).select_by_visible_text("az:hex4")
+    field = browser.find_element(By.CSS_SELECTOR, '[data-param="size"]')
+    field.clear()
+    field.send_keys("4", Keys.TAB)               # the field's change event, before the seat is chosen
+    Select(browser.find_element(By.ID, "seat")).select_by_visible_text("1")
+    browser.find_element(By.ID, "new").click()
+    _wait(browser)
+    view = browser.execute_script("return window.ludensView()")
+    assert view["players"] == ["az:hex4", "human"] and len(view["turns"]) == 1, "the network played first"
+    assert browser.find_element(By.ID, "error").text == ""
 
 
 def test_an_empty_host_is_refused_every_interface_is_said_by_name():
