@@ -467,3 +467,36 @@ def test_an_empty_host_is_refused_every_interface_is_said_by_name():
         assert srv.server_address[0] == "0.0.0.0"
     finally:
         srv.server_close()
+
+
+def test_swap_takeback_and_the_analysis_pane_by_clicks(server, browser):
+    """Hex 4 between two people: swap is a button once legal, take back takes
+    the last turn back, and analyse fills the pane and draws its heat-map on
+    cells of the board."""
+    from selenium.webdriver.common.by import By
+    host, port = server.server_address[:2]
+    browser.get(f"http://{host}:{port}/")
+    _wait(browser)
+    v = _request(server, "POST", "/api/new", json.dumps({"game": "hex", "params": {"size": 4},
+                                                         "players": ["human", "human"]}).encode())[1]
+    browser.execute_script("window.ludensShow(arguments[0])", v)
+    assert browser.find_elements(By.CSS_SELECTOR, "#game-buttons button") == []
+    browser.find_element(By.CSS_SELECTOR, '#board .cell[data-cell="b2"]').click()
+    _wait(browser)
+    buttons = browser.find_elements(By.CSS_SELECTOR, "#game-buttons button")
+    assert [b.text for b in buttons] == ["swap"]
+    buttons[0].click()
+    _wait(browser)
+    assert browser.execute_script("return window.ludensView().turns") == ["b2", "swap"]
+    browser.find_element(By.ID, "takeback").click()
+    _wait(browser)
+    assert browser.execute_script("return window.ludensView().turns") == ["b2"]
+    browser.find_element(By.ID, "analyse").click()
+    _wait(browser)
+    view = browser.execute_script("return window.ludensView()")
+    assert view["analysis"]["seat"] == 1 and view["turns"] == ["b2"], "analysing plays nothing"
+    assert float(browser.find_element(By.ID, "value").text) == pytest.approx(view["analysis"]["value"], abs=1e-3)
+    assert browser.find_element(By.ID, "pv").text == view["analysis"]["pv"]
+    heat = {e.get_attribute("data-cell") for e in browser.find_elements(By.CSS_SELECTOR, "#board .heat")}
+    assert heat == set(view["analysis"]["heat"]) and heat <= set(ludens.load("hex", size=4).board.names)
+    assert browser.find_element(By.ID, "error").text == ""
