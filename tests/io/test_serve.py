@@ -284,7 +284,7 @@ def test_whole_games_by_clicks_against_a_bot(server, browser):
     from selenium.webdriver.common.by import By
     host, port = server.server_address[:2]
     url = f"http://{host}:{port}/"
-    seen: dict[str, set] = {"multi": set(), "choice": set(), "move": set()}
+    seen: dict[str, set] = {"multi": set(), "choice": set(), "move": set(), "legal": set()}
 
     def checks(b, view, clicks):
         if view["turn_plies"]:
@@ -296,6 +296,15 @@ def test_whole_games_by_clicks_against_a_bot(server, browser):
             seen["choice"].add(view["game"])
         if b.find_elements(By.CSS_SELECTOR, "#board .selected"):
             seen["move"].add(view["game"])
+        if view["game"] == "hex":
+            # The highlighted cells are exactly the engine's legal cells (swap is a button).
+            state = ludens.load("hex", size=4).new_initial_state()
+            for turn in view["turns"]:
+                state.apply(turn)
+            legal = {state.action_to_string(a) for a in state.legal_actions()} - {"swap"}
+            rings = {e.get_attribute("data-cell") for e in b.find_elements(By.CSS_SELECTOR, "#board .target")}
+            assert rings == legal, (view["turns"], rings ^ legal)
+            seen["legal"].add(len(legal))
 
     hexes = _play_by_clicks(browser, url, "hex", {"size": 4}, checks)
     assert hexes["winners"] in ([0], [1])
@@ -307,6 +316,7 @@ def test_whole_games_by_clicks_against_a_bot(server, browser):
     assert "wunchunk" in seen["choice"], "Wunchunk's colour was chosen"
     assert "storisende" in seen["move"], "a Storisende stack was moved by clicking it, then its target"
     assert len(wun["turns"]) > 2
+    assert len(seen["legal"]) >= 3, "the highlighted cells were compared at several decisions"
 
 
 def test_symple_and_oust_by_clicks_against_a_bot(server, browser):
