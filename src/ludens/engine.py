@@ -183,14 +183,8 @@ class Engine:
         if args and args[0].lower() in _COLOURS or (len(args) == 2):
             seat, args = self._seat(args[0]), args[1:]
         self._require_turn(seat)
-        budget = _budget(args[0]) if args else self._clock_budget()
-        spec = self.bot_spec
-        if budget:
-            kind, _, rest = spec.partition(":")
-            if kind.strip().lower() == "mcts":
-                kept = [item for item in rest.split(",") if item.strip() and
-                        item.partition("=")[0].strip() not in ("seconds", "simulations")]
-                spec = "mcts:" + ",".join(kept + [budget])
+        spec = _with_budget(self.bot_spec, _budget(args[0]), True) if args else \
+            _with_budget(self.bot_spec, self._clock_budget(), False)
         self._moves += 1
         bot = bots.load(spec, seed=self.seed * 1_000_003 + self._moves)
         move = bot.turn(self.state)
@@ -282,6 +276,34 @@ def _float(text: str, what: str) -> float:
     if not math.isfinite(value):
         raise EngineError(f"{_shorten(text)!r} is not a number of {what}")
     return value
+
+
+def _with_budget(spec: str, budget: str, explicit: bool) -> str:
+    """``spec`` with its budget replaced by ``budget`` (a ``seconds=`` or
+    ``simulations=`` setting; "" keeps the spec's own).  The searching bots
+    (``mcts``, ``level``, ``az``) take either; ``ab`` takes seconds; a bot
+    without a budget (``random``) refuses an explicit one, and ignores the
+    clock's share, rather than drop it silently."""
+    if not budget:
+        return spec
+    kind, _, rest = spec.partition(":")
+    kind = kind.strip().lower()
+    items = [item.strip() for item in rest.split(",") if item.strip()]
+    head = []
+    if kind in ("level", "az") and items and "=" not in items[0]:
+        head, items = items[:1], items[1:]          # the level's number, the network's name
+    if kind in ("mcts", "level", "az"):
+        drop: tuple[str, ...] = ("seconds", "simulations")
+    elif kind == "ab" and budget.startswith("seconds="):
+        drop = ("seconds", "nodes")
+    elif not explicit:
+        return spec
+    elif kind == "ab":
+        raise EngineError("genmove: the ab bot's budget is in seconds (like 1.5s), not simulations")
+    else:
+        raise EngineError(f"genmove: the {kind} bot takes no budget")
+    kept = [item for item in items if item.partition("=")[0].strip() not in drop]
+    return f"{kind}:" + ",".join(head + kept + [budget])
 
 
 def _budget(text: str) -> str:

@@ -126,3 +126,23 @@ def test_hox_answers_the_gtp_subset_too_and_games_are_listed():
         assert move.startswith("= ") and e.state.turns[-1] == move[2:], move
     assert e.handle("genmove 0.2").startswith("? genmove"), "a budget is whole simulations or seconds with s"
     assert e.handle("boardsize 5") == "=" and e.state.ply == 0
+
+
+def test_a_genmove_budget_reaches_every_bot_that_searches():
+    from ludens.engine import EngineError, _with_budget
+    assert _with_budget("level:8", "simulations=20", True) == "level:8,simulations=20"
+    assert _with_budget("level:8,seconds=9", "seconds=0.5", True) == "level:8,seconds=0.5"
+    assert _with_budget("az:hex7,simulations=400,c_puct=2", "simulations=9", True) == "az:hex7,c_puct=2,simulations=9"
+    assert _with_budget("mcts:classic,simulations=5", "seconds=1", True) == "mcts:classic,seconds=1"
+    assert _with_budget("ab:nodes=100", "seconds=2", True) == "ab:seconds=2"
+    assert _with_budget("level:3", "", True) == "level:3"
+    # A bot without that budget refuses an explicit one, and keeps its own under the clock's share.
+    for spec, budget in (("random", "simulations=5"), ("random", "seconds=1"), ("ab", "simulations=5")):
+        with pytest.raises(EngineError, match="budget"):
+            _with_budget(spec, budget, True)
+        assert _with_budget(spec, budget, False) == spec
+    # And through the protocol: level 8 (80,000 simulations) told 20 answers at once.
+    e = Engine(bot="level:8")
+    assert e.handle("new_game hex size=5").startswith("= hex")
+    assert e.handle("genmove 20").startswith("= ")
+    assert Engine(bot="random").handle("genmove 20").startswith("? genmove: the random bot takes no budget")
