@@ -371,9 +371,9 @@ def write_page(out: Path, images: Path, cache: dict[str, Any], secs: list[Sectio
 
     lines += heading("Not yet in the atlas", "-")
     lines += ["Protocols on Symple, Oust, Wunchunk and Storisende (a numeric ``protocol=`` counting their "
-              "moves) are being added; the atlas measures these games under their own rules only, and "
-              "covers the protocol rows once the parameter lands (a rerun of the script plays just the new "
-              "rows). Storisende's pie size is not a parameter: the table above groups the games by the "
+              "moves) were not in ludens when these rows were played; they landed just after. The atlas measures these games under their own "
+              "rules only; their protocol rows are added to ``sections`` in ``bench/atlas.py`` once the "
+              "parameter exists, and a rerun of the script plays just the new rows. Storisende's pie size is not a parameter: the table above groups the games by the "
               "size the first seat chose. The stronger search (once it lands) is not yet a row.", ""]
     with replacing(str(out)) as f:
         f.write(("\n".join(lines).rstrip() + "\n").encode())
