@@ -75,7 +75,8 @@ def ludens_rate(net: nets.Network, size: int, games: int, simulations: int, roun
 
 PGX_CHILD = r"""
 import json, sys, time
-import jax, jax.numpy as jnp, mctx, pgx
+import pgx                      # first: the error names pgx when pgx is what is missing
+import jax, jax.numpy as jnp, mctx
 from pgx.experimental import auto_reset
 from pgx.hex import Hex
 from ludens import nets, train
