@@ -9,6 +9,7 @@ class OustGame(Game):
 
     NAME: str
     TITLE: str
+    PROTOCOLS: str        # the movement protocols it takes, as `ludens list` shows them
     size: int
     """The board's side, the default for its shape filled in (``params["size"]`` may be None)."""
 

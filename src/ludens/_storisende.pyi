@@ -22,6 +22,7 @@ class Region(TypedDict):
     controller: Optional[int]     # the seat that alone has pieces in the region
 
 class StorisendeGame(Game):
+    PROTOCOLS: str        # the movement protocols it takes, as `ludens list` shows them
     @property
     def pass_action(self) -> int: ...
     @property
