@@ -178,6 +178,24 @@ cdef class State:
         """The colour (0-based) that seat ``player`` plays; differs after a pie swap."""
         return _colour_of(self, player)
 
+    # -- numeric protocols that count moves (ludens/_protocol.pxd), read off the Header ----
+
+    def _protocol_moves_left(self):
+        """Moves still to make in the current protocol turn, the one under way
+        included (at most, under upto); 0 when the game is over.  The games whose
+        protocols count moves (Oust, Symple, Wunchunk, Storisende) answer
+        ``moves_left()`` with it."""
+        from ludens import protocols
+        cdef Header* h = self.hdr()
+        return protocols.actions_left(self.game.params["protocol"], h.proto_turn, h.turn_moves, h.to_move < 0)
+
+    def _protocol_move_note(self):
+        """The headline's and pictures' note on the protocol turn in progress ("" if none)."""
+        from ludens import protocols
+        cdef Header* h = self.hdr()
+        return protocols.turn_note(self.game.params["protocol"], self.game.params.get("upto", False),
+                                   h.proto_turn, h.turn_moves, h.to_move < 0, "move")
+
     def legal_actions(self):
         """The legal actions, ascending, as an int32 numpy array (empty when over)."""
         cdef cnp.npy_intp n = 0

@@ -437,14 +437,10 @@ cdef class OustState(State):
     def moves_left(self):
         """Moves still to make in the current turn, the one under way included
         (at most, under upto); 0 when the game is over."""
-        cdef OustCore* s = self._s()
-        return protocols.actions_left(self.game.params["protocol"], s.h.proto_turn, s.h.turn_moves,
-                                      s.h.to_move < 0)
+        return self._protocol_moves_left()
 
     def _turn_note(self):
-        cdef OustCore* s = self._s()
-        return protocols.turn_note(self.game.params["protocol"], self.game.params["upto"], s.h.proto_turn,
-                                   s.h.turn_moves, s.h.to_move < 0, "move")
+        return self._protocol_move_note()
 
     def _headline(self):
         note = self._turn_note()

@@ -748,15 +748,11 @@ cdef class StorisendeState(State):
         cdef StoCore* s = self._s()
         if s.phase != PLAY:
             return 0 if s.h.to_move < 0 else 1
-        return protocols.actions_left(self.game.params["protocol"], s.h.proto_turn, s.h.turn_moves,
-                                      s.h.to_move < 0)
+        return self._protocol_moves_left()
 
     def _turn_note(self):
         cdef StoCore* s = self._s()
-        if s.phase != PLAY:
-            return ""
-        return protocols.turn_note(self.game.params["protocol"], False, s.h.proto_turn, s.h.turn_moves,
-                                   s.h.to_move < 0, "move")
+        return self._protocol_move_note() if s.phase == PLAY else ""
 
     def _headline(self):
         note = self._turn_note()

@@ -412,47 +412,45 @@ cdef class _Component:
                     break
         return (used, demands)
 
+    def _final_layer(self, frozenset barred, bint most):
+        """The dynamic programme over the cells, in order, behind ``count`` and
+        ``most``: each complete state of a maximal matching using no cell of
+        ``barred``, with the number of ways to reach it or (``most``) the most
+        cells taken on the way."""
+        layer = {(0, frozenset()): 0 if most else 1}
+        cdef int i
+        for i in range(len(self.cells)):
+            nxt = {}
+            for state, value in layer.items():
+                PyErr_CheckSignals()
+                for take in (True, False):
+                    if take and self.cells[i] in barred:
+                        continue
+                    child = self._step(i, state[0], state[1], take)
+                    if child is None:
+                        continue
+                    if most:
+                        nxt[child] = max(nxt.get(child, 0), value + take)
+                    else:
+                        nxt[child] = nxt.get(child, 0) + value
+            layer = nxt
+        return layer
+
     def count(self, frozenset barred=frozenset()):
         """The number of maximal matchings using no cell of ``barred``."""
         got = self._counts.get(barred)
         if got is not None:
             return got
-        layer = {(0, frozenset()): 1}
-        cdef int i
-        for i in range(len(self.cells)):
-            nxt = {}
-            for state, ways in layer.items():
-                PyErr_CheckSignals()
-                for take in (True, False):
-                    if take and self.cells[i] in barred:
-                        continue
-                    child = self._step(i, state[0], state[1], take)
-                    if child is not None:
-                        nxt[child] = nxt.get(child, 0) + ways
-            layer = nxt
-        total = sum(layer.values())
+        total = sum(self._final_layer(barred, False).values())
         self._counts[barred] = total
         return total
 
     def most(self, frozenset barred=frozenset()):
         """The most cells of a maximal matching using no cell of ``barred``
-        (None when none avoids them): ``count``'s programme, keeping the
-        largest number of cells taken instead of the number of ways."""
+        (None when none avoids them)."""
         if barred in self._most:
             return self._most[barred]
-        layer = {(0, frozenset()): 0}
-        cdef int i
-        for i in range(len(self.cells)):
-            nxt = {}
-            for state, taken in layer.items():
-                PyErr_CheckSignals()
-                for take in (True, False):
-                    if take and self.cells[i] in barred:
-                        continue
-                    child = self._step(i, state[0], state[1], take)
-                    if child is not None:
-                        nxt[child] = max(nxt.get(child, 0), taken + take)
-            layer = nxt
+        layer = self._final_layer(barred, True)
         best = max(layer.values()) if layer else None
         self._most[barred] = best
         return best

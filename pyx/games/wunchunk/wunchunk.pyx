@@ -599,14 +599,10 @@ cdef class WunchunkState(State):
     def moves_left(self):
         """Moves still to make in the current turn under the protocol, the one under way
         included; 0 when the game is over."""
-        cdef WunCore* s = self._s()
-        return protocols.actions_left(self.game.params["protocol"], s.h.proto_turn, s.h.turn_moves,
-                                      s.h.to_move < 0)
+        return self._protocol_moves_left()
 
     def _turn_note(self):
-        cdef WunCore* s = self._s()
-        return protocols.turn_note(self.game.params["protocol"], False, s.h.proto_turn, s.h.turn_moves,
-                                   s.h.to_move < 0, "move")
+        return self._protocol_move_note()
 
     def _glyphs(self):
         cdef WunCore* s = self._s()
