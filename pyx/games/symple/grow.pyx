@@ -169,19 +169,15 @@ cdef class GrowState(State):
             grows *= comp.count()
         if priv is None:
             return total + grows
-        nbrs = self.game.board.neighbours
-        where = {c: k for k, comp in enumerate(comps) for c in comp.cells}
+        where = _cell_components(comps)
         turns = grows * (1 + len(priv))
         for p in priv:
-            barred = {}
-            for nb in nbrs(p):
-                if nb in where:
-                    barred.setdefault(where[nb], set()).add(nb)
+            barred = self._touching(p, where)
             if not barred:
                 continue
             avoid = grows
             for k, cells in barred.items():
-                avoid = avoid // comps[k].count() * comps[k].count(frozenset(cells))
+                avoid = avoid // comps[k].count() * comps[k].count(cells)
             turns -= grows - avoid
         return total + turns
 
@@ -207,17 +203,22 @@ cdef class GrowState(State):
         comps = [_Component(e) for e in _components(edges)]
         most = sum(comp.most() for comp in comps)
         if priv:                                # a grow that leaves a plant cell takes one action more
-            nbrs = self.game.board.neighbours
-            where = {c: k for k, comp in enumerate(comps) for c in comp.cells}
+            where = _cell_components(comps)
             for p in priv:
-                barred = {}
-                for nb in nbrs(p):
-                    if nb in where:
-                        barred.setdefault(where[nb], set()).add(nb)
-                parts = [comp.most(frozenset(barred.get(k, ()))) for k, comp in enumerate(comps)]
+                barred = self._touching(p, where)
+                parts = [comp.most(barred.get(k, frozenset())) for k, comp in enumerate(comps)]
                 if None not in parts:
                     most = max(most, sum(parts) + 1)
         return max(least, most)
+
+    def _touching(self, int p, dict where):
+        """The grow cells next to plant cell ``p``, by component (``where``: cell -> its
+        component's index): what a grow must leave out for ``p`` to stay plantable."""
+        barred = {}
+        for nb in self.game.board.neighbours(p):
+            if nb in where:
+                barred.setdefault(where[nb], set()).add(nb)
+        return {k: frozenset(cells) for k, cells in barred.items()}
 
     def _may_pass(self):
         """Whether ``pass`` is legal now (passing=True, between turns)."""
@@ -351,6 +352,11 @@ def _minimal(demands):
 
 def _popcount(x):
     return bin(x).count("1")
+
+
+def _cell_components(comps):
+    """Each grow cell's component index."""
+    return {c: k for k, comp in enumerate(comps) for c in comp.cells}
 
 
 cdef class _Component:
