@@ -4,6 +4,7 @@ answered ``?`` and change nothing, and Hex answers what Hex GUIs send."""
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -146,3 +147,32 @@ def test_a_genmove_budget_reaches_every_bot_that_searches():
     assert e.handle("new_game hex size=5").startswith("= hex")
     assert e.handle("genmove 20").startswith("= ")
     assert Engine(bot="random").handle("genmove 20").startswith("? genmove: the random bot takes no budget")
+
+
+def test_time_left_gives_genmove_a_twentieth_of_the_clock(monkeypatch):
+    """Without a budget, genmove searches a twentieth of the mover's
+    ``time_left`` (at least 0.05 s), replacing the bot's own budget."""
+    from ludens import bots
+    asked = []
+    load = bots.load
+
+    def spy(spec, **kw):
+        asked.append(spec)
+        return load(spec, **kw)
+
+    e = Engine(bot="mcts:simulations=30")
+    monkeypatch.setattr(bots, "load", spy)
+    assert e.handle("new_game hex size=4").startswith("= hex")
+    assert e.handle("genmove").startswith("= ") and asked[-1] == "mcts:simulations=30", "no clock: the bot's own"
+    assert e.handle("time_left w 4") == "=" and e.handle("genmove").startswith("= ")
+    assert asked[-1] == "mcts:seconds=0.200"
+    assert e.handle("time_left b 0.5") == "=" and e.handle("genmove b").startswith("= ")
+    assert asked[-1] == "mcts:seconds=0.050", "at least 0.05 s"
+    assert e.handle("genmove w 12").startswith("= ") and asked[-1] == "mcts:simulations=12", "a budget wins"
+
+
+def test_every_command_is_on_the_docs_page():
+    """docs/engine.rst names every command the engine answers."""
+    page = (ROOT / "docs" / "engine.rst").read_text(encoding="utf-8")
+    named = set(re.findall(r"``([a-z_]+)[ `]", page))
+    assert set(Engine(bot="random").commands) <= named, set(Engine(bot="random").commands) - named
