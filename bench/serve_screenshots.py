@@ -17,13 +17,13 @@ from pathlib import Path
 from ludens.serve import Sessions, make_server
 
 
-def _browser():
+def _browser(profile: str):
     from selenium import webdriver
     from selenium.webdriver.chrome.service import Service
     options = webdriver.ChromeOptions()
     options.binary_location = shutil.which("chromium") or shutil.which("chromium-browser")
     for arg in ("--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                f"--user-data-dir={tempfile.mkdtemp(prefix='ludens-shots-')}", "--window-size=1280,760",
+                f"--user-data-dir={profile}", "--window-size=1280,800",
                 "--hide-scrollbars"):
         options.add_argument(arg)
     return webdriver.Chrome(service=Service(shutil.which("chromedriver")), options=options)
@@ -42,7 +42,8 @@ def screenshots(folder: Path) -> None:
     server = make_server("127.0.0.1", 0, sessions)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     host, port = server.server_address[:2]
-    driver = _browser()
+    profile = tempfile.mkdtemp(prefix="ludens-shots-")
+    driver = _browser(profile)
     try:
         def show(view):
             driver.execute_script("window.ludensShow(arguments[0])", view)
@@ -56,17 +57,18 @@ def screenshots(folder: Path) -> None:
             sessions.act(gid, {"action": move}) if move else sessions.bot(gid, {})
         show(sessions.analyse(gid, {"simulations": 3000}))
         driver.save_screenshot(str(folder / "serve-hex.png"))
-        # Storisende: a stack picked up, its targets ringed.
+        # Storisende: the tallest stack that can move picked up, its targets ringed, each with the
+        # pieces a move there carries.
         gid = sessions.new({"game": "storisende", "players": ["human", "human"]})["id"]
         view = sessions.view(gid)
         while view["actions"] and view["actions"][0]["kind"] != "move":
             place = [a for a in view["actions"] if a["kind"] in ("place", "button")]
             view = sessions.act(gid, {"action": place[(len(view["turns"]) * 7) % len(place)]["text"]})
         show(view)
-        source = view["actions"][0]["from"]
+        source = max((a for a in view["actions"] if a["kind"] == "move"), key=lambda a: a["pieces"])["from"]
         driver.find_element(By.CSS_SELECTOR, f'#board .cell[data-cell="{source}"]').click()
         driver.save_screenshot(str(folder / "serve-storisende.png"))
-        # Wunchunk: the colour choice in the middle of a two-stone turn.
+        # Wunchunk: the colour choice for a stone, offered as two buttons.
         gid = sessions.new({"game": "wunchunk", "players": ["human", "human"]})["id"]
         view = sessions.view(gid)
         for text in ("1f6", "2e4", "1g3"):
@@ -78,6 +80,7 @@ def screenshots(folder: Path) -> None:
         driver.quit()
         server.shutdown()
         server.server_close()
+        shutil.rmtree(profile, ignore_errors=True)
 
 
 if __name__ == "__main__":

@@ -31,6 +31,7 @@ fieldset label { margin-right: .8em; white-space: nowrap; }
 .target { fill: none; stroke: #1971c2; stroke-width: 3; stroke-opacity: .75; pointer-events: none; }
 .selected { fill: none; stroke: #e8590c; stroke-width: 4; pointer-events: none; }
 .heat { fill: #e03131; pointer-events: none; }
+.pieces { fill: #1864ab; font-weight: bold; text-anchor: middle; dominant-baseline: central; pointer-events: none; }
 </style>
 </head>
 <body>
@@ -175,12 +176,13 @@ fieldset label { margin-right: .8em; white-space: nowrap; }
     if (opacity !== undefined) el.setAttribute("fill-opacity", opacity);
     svg.appendChild(el);
   }
+  // The cells a click may play now, each with the pieces a move there carries (or true).
   function targets() {
     var out = {};
     if (!view || view.over || !humanToMove()) return out;
     view.actions.forEach(function (a) {
       if (selected !== null) {
-        if (a.kind === "move" && a.from === selected) out[a.to] = true;
+        if (a.kind === "move" && a.from === selected) out[a.to] = a.pieces || true;
       } else if (a.kind === "place") {
         a.cells.forEach(function (c) { out[c] = true; });
       } else if (a.kind === "move") {
@@ -192,13 +194,28 @@ fieldset label { margin-right: .8em; white-space: nowrap; }
   function drawMarks() {
     var svg = document.querySelector("#board svg");
     if (!svg) return;
-    svg.querySelectorAll(".target, .selected, .heat").forEach(function (e) { e.remove(); });
+    svg.querySelectorAll(".target, .selected, .heat, .pieces").forEach(function (e) { e.remove(); });
     var an = view.analysis;
     if (showHeat && an && an.heat) {
       Object.keys(an.heat).forEach(function (c) { ring(svg, c, "heat", 0.35 + 0.5 * Math.sqrt(an.heat[c]), 0.25 + 0.6 * an.heat[c]); });
     }
-    Object.keys(targets()).forEach(function (c) { ring(svg, c, "target", 0.62); });
+    var aims = targets(), counted = Object.keys(aims).some(function (c) { return aims[c] !== true && aims[c] > 1; });
+    Object.keys(aims).forEach(function (c) {
+      ring(svg, c, "target", 0.62);
+      if (counted && aims[c] !== true) label(svg, c, aims[c]);
+    });
     if (selected !== null) ring(svg, selected, "selected", 0.8);
+  }
+  // A stack moves as many steps as the pieces it carries (Storisende): with a stack picked up,
+  // each target shows how many pieces a click there moves, so the target chooses the height.
+  function label(svg, cell, pieces) {
+    var c = centre(cell);
+    if (!c) return;
+    var el = document.createElementNS("http://www.w3.org/2000/svg", "text");
+    el.setAttribute("class", "pieces"); el.setAttribute("data-cell", cell);
+    el.setAttribute("x", c.x); el.setAttribute("y", c.y); el.setAttribute("font-size", c.r * 0.9);
+    el.textContent = pieces;
+    svg.appendChild(el);
   }
   function humanToMove() {
     return view.to_move !== null && view.players[view.to_move] === "human";
@@ -221,7 +238,9 @@ fieldset label { margin-right: .8em; white-space: nowrap; }
     var places = acts.filter(function (a) { return a.kind === "place" && a.cells.indexOf(cell) >= 0; });
     if (places.length) { choose(places); drawMarks(); return; }
     if (acts.some(function (a) { return a.kind === "move" && a.from === cell; })) {
-      selected = cell; drawMarks(); return;
+      selected = cell; drawMarks();
+      if (document.querySelector("#board .pieces")) $("choices").textContent = "from " + cell + ": the number on a ringed cell is how many pieces go there";
+      return;
     }
     $("error").textContent = cell + ": no legal action there";
     drawMarks();
@@ -235,11 +254,17 @@ fieldset label { margin-right: .8em; white-space: nowrap; }
     $("choices").innerHTML = "";
     $("board").innerHTML = v.svg;
     var status = v.over ? "game over: " + v.result : "player " + v.to_move + " to move (" + v.players[v.to_move] + ")";
-    if (v.over || v.scores.some(function (s) { return s !== 0; })) status += "; scores " + v.scores.join(" : ");
+    if (v.ranking) {          // Wunchunk's: places, best first, and what decided them
+      status += "; ranking" + (v.over ? "" : " now") + ": " + v.ranking.map(function (r) {
+        return r.place + ". player " + r.seat + " (" + r.detail + ")"; }).join(", ");
+    } else if (v.over || v.scores.some(function (s) { return s !== 0; })) {
+      status += "; scores " + v.scores.join(" : ");
+    }
     $("status").textContent = status;
-    // The headline says what the turn has left (Wunchunk's "1 of 2 stones left"), the note the
-    // actions left under a movement protocol.
-    $("note").textContent = v.headline.split("  (")[0].replace(v.game + ": ", "") + (v.note ? "; " + v.note : "");
+    // The headline says what the turn has left (Wunchunk's "1 of 2 stones left", a movement
+    // protocol's actions left in the turn); the note is in it already, else it is added.
+    var head = v.headline.split("  (")[0].replace(v.game + ": ", "");
+    $("note").textContent = head + (v.note && head.indexOf(v.note) < 0 ? "; " + v.note : "");
     var buttons = humanToMove() ? v.actions.filter(function (a) { return a.kind === "button"; }) : [];
     $("game-buttons").innerHTML = buttons.map(function (a) {
       return "<button type=\"button\" class=\"action\" data-action=\"" + a.text + "\">" + a.text + "</button>"; }).join("");

@@ -335,7 +335,7 @@ class Sessions:
                 "actions": [] if over else _actions(state), "turns": played, "line": line,
                 "shown": len(played), "over": over, "result": state._result() if over else None,
                 "winners": state.winners(), "scores": _plain(state.scores()),
-                "analysis": game.analysis,
+                "ranking": _ranking(state), "analysis": game.analysis,
             }
 
 
@@ -370,13 +370,18 @@ def _actions(state: State) -> list[dict[str, Any]]:
     ``button`` (swap, pass, end), a ``place`` on ``cells`` (clicking one of
     them plays it), or a ``move`` ``from`` one cell ``to`` another."""
     names = set(state.game.board.names)
+    decode = getattr(state.game, "decode", None)        # Storisende's: ('move', from, to, pieces)
     out: list[dict[str, Any]] = []
     board = None
     for a in state.legal_actions().tolist():
         text = state.action_to_string(a)
         named = [m.group(0) for m in NAME.finditer(text) if m.group(0) in names]
         if len(named) >= 2:
-            out.append({"text": text, "kind": "move", "from": named[0], "to": named[-1]})
+            move: dict[str, Any] = {"text": text, "kind": "move", "from": named[0], "to": named[-1]}
+            what: tuple[Any, ...] = decode(a) if decode is not None else ()
+            if len(what) == 4 and what[0] == "move":
+                move["pieces"] = int(what[3])
+            out.append(move)
         elif named:
             out.append({"text": text, "kind": "place", "cells": named})
         elif re.fullmatch(r"[a-z-]+", text):
@@ -389,6 +394,38 @@ def _actions(state: State) -> list[dict[str, Any]]:
             changed = pictures.changed_cells(board, after.to_json()["board"])
             out.append({"text": text, "kind": "place", "cells": changed} if changed else
                        {"text": text, "kind": "button"})
+    return out
+
+
+_CHAINS = ("chunk", "single", "pair")
+
+
+def _counted(n: int, k: int) -> str:
+    """Entry k of a ranking array in words: "6 chunks", "1 single", "2 chains of 3"."""
+    what = _CHAINS[k] if k < len(_CHAINS) else f"chain of {k}"
+    return f"{n} {what if n == 1 else what.replace('chain ', 'chains ') if k >= len(_CHAINS) else what + 's'}"
+
+
+def _ranking(state: State) -> Optional[list[dict[str, Any]]]:
+    """For a game ranked by tie-break arrays (Wunchunk's ``ranking()``:
+    chunks, then singles, pairs, ...; lower is better), the seats best first:
+    ``seat``, ``place`` (equal scores share one) and ``detail``, the entries
+    of its array up to the one that tells it from the seats beside it in the
+    order ("6 chunks", "4 chunks, 2 singles").  None for other games."""
+    ranking = getattr(state, "ranking", None)
+    if ranking is None:
+        return None
+    arrays, scores = ranking(), state.scores().tolist()
+    order = sorted(range(len(arrays)), key=lambda p: -scores[p])
+
+    def split(p: int, q: int) -> int:
+        return next((i for i, (x, y) in enumerate(zip(arrays[p], arrays[q])) if x != y), 0)
+
+    out = []
+    for i, p in enumerate(order):
+        depth = max([split(p, q) for q in order[max(0, i - 1):i + 2] if q != p], default=0)
+        detail = ", ".join(_counted(n, k) for k, n in enumerate(arrays[p][:depth + 1]))
+        out.append({"seat": p, "place": 1 + sum(s > scores[p] for s in scores), "detail": detail})
     return out
 
 

@@ -1,5 +1,6 @@
 """The ``browser`` fixture: a real headless Chromium through Selenium, for the
-viewer page (test_viewer.py) and the ``ludens serve`` page (test_serve.py).
+viewer page (test_viewer.py) and the ``ludens serve`` page (test_serve*.py);
+and ``server``, a ``ludens serve`` server on a free port of this machine.
 
 It needs selenium, Debian's ``chromium`` and ``chromium-driver`` (``.ci/run``
 installs them).  Without them a browser test skips, unless
@@ -11,6 +12,7 @@ from __future__ import annotations
 import os
 import shutil
 import tempfile
+import threading
 
 import pytest
 
@@ -46,3 +48,18 @@ def browser():
     finally:
         driver.quit()
         shutil.rmtree(profile, ignore_errors=True)
+
+
+@pytest.fixture
+def server():
+    """A server as ``ludens serve`` makes it (the default host), on a free port."""
+    from ludens.serve import make_server
+    srv = make_server(port=0)
+    thread = threading.Thread(target=srv.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield srv
+    finally:
+        srv.shutdown()
+        srv.server_close()
+        thread.join(5)

@@ -6,38 +6,18 @@ from __future__ import annotations
 
 import http.client
 import json
-import threading
 import time
 import xml.etree.ElementTree as ET
 
 import pytest
+from serving import play_by_clicks as _play_by_clicks
+from serving import replayed as _replayed
+from serving import request as _request
+from serving import wait as _wait
 
 import ludens
 from ludens import records
 from ludens.serve import LEVELS, MAX_BODY, NETWORK_SIMULATIONS, RequestError, Sessions, make_server
-
-
-@pytest.fixture
-def server():
-    srv = make_server("127.0.0.1", 0)
-    thread = threading.Thread(target=srv.serve_forever, daemon=True)
-    thread.start()
-    try:
-        yield srv
-    finally:
-        srv.shutdown()
-        srv.server_close()
-        thread.join(5)
-
-
-def _request(srv, method: str, path: str, body: bytes = b"") -> tuple[int, dict]:
-    host, port = srv.server_address[:2]
-    conn = http.client.HTTPConnection(host, port, timeout=30)
-    conn.request(method, path, body=body, headers={"Content-Type": "application/json"})
-    resp = conn.getresponse()
-    data = json.loads(resp.read().decode("utf-8"))
-    conn.close()
-    return resp.status, data
 
 
 def test_binds_this_machine_only_by_default(server):
@@ -226,60 +206,6 @@ def test_tiptoptoe_numbers_and_square_names_agree_on_the_page():
 
 # -- a real browser -------------------------------------------------------------
 
-def _wait(browser, timeout: float = 60):
-    deadline = time.time() + timeout
-    while time.time() < deadline:
-        if browser.execute_script("return document.body.dataset.busy") == "0":
-            return
-        time.sleep(0.02)
-    raise AssertionError("the page stayed busy")
-
-
-def _play_by_clicks(browser, url: str, game: str, params: dict, checks, pick=lambda clicks, n: 0) -> dict:
-    """A new game from the form against the random bot, then clicks until it
-    ends: a choice when the page offers one, else a highlighted cell (the
-    ``pick(clicks, n)``-th of the n, the first by default), else the first
-    action button.  Returns the final view."""
-    from selenium.webdriver.common.by import By
-    from selenium.webdriver.support.ui import Select
-
-    browser.get(url)
-    _wait(browser)
-    Select(browser.find_element(By.ID, "game")).select_by_value(game)
-    for key, value in params.items():
-        field = browser.find_element(By.CSS_SELECTOR, f'[data-param="{key}"]')
-        if field.tag_name == "select":
-            Select(field).select_by_visible_text(str(value))
-        else:
-            field.clear()
-            field.send_keys(str(value))
-    Select(browser.find_element(By.ID, "opponent")).select_by_visible_text("random")
-    browser.find_element(By.ID, "new").click()
-    _wait(browser)
-    for clicks in range(2000):
-        view = browser.execute_script("return window.ludensView && window.ludensView()")
-        if view["over"]:
-            break
-        checks(browser, view, clicks)
-        choices = browser.find_elements(By.CSS_SELECTOR, "#choices button")
-        targets = browser.find_elements(By.CSS_SELECTOR, "#board .target")
-        buttons = browser.find_elements(By.CSS_SELECTOR, "#game-buttons button")
-        if choices:
-            choices[0].click()
-        elif targets:
-            cell = targets[pick(clicks, len(targets))].get_attribute("data-cell")
-            browser.find_element(By.CSS_SELECTOR, f'#board .cell[data-cell="{cell}"]').click()
-        else:
-            assert buttons, f"nothing to click in {game}: {view['headline']}"
-            buttons[0].click()
-        _wait(browser)
-        assert browser.find_element(By.ID, "error").text == ""
-    assert view["over"], f"{game} did not end after {clicks} clicks"
-    status = browser.find_element(By.ID, "status").text
-    assert status.startswith("game over: ") and view["result"] in status
-    return view
-
-
 def test_whole_games_by_clicks_against_a_bot(server, browser):
     from selenium.webdriver.common.by import By
     host, port = server.server_address[:2]
@@ -309,9 +235,18 @@ def test_whole_games_by_clicks_against_a_bot(server, browser):
     hexes = _play_by_clicks(browser, url, "hex", {"size": 4}, checks)
     assert hexes["winners"] in ([0], [1])
     wun = _play_by_clicks(browser, url, "wunchunk", {"size": 5}, checks)
-    assert "scores" in browser.find_element(By.ID, "status").text
+    # Wunchunk's result is its ranking: places, best first, with the chunk counts the engine has.
+    ended = _replayed("wunchunk", {"size": 5}, wun["turns"])
+    status = browser.find_element(By.ID, "status").text
+    ranked = status.split("; ranking: ")[1]
+    first = ended.winners()[0] if len(ended.winners()) == 1 else None
+    assert first is None or ranked.startswith(f"1. player {first} ({ended.ranking()[first][0]} chunk"), status
+    for seat in range(2):
+        assert f"player {seat} ({ended.ranking()[seat][0]} chunk" in ranked, status
     sto = _play_by_clicks(browser, url, "storisende", {"size": 3}, checks)
-    assert "scores" in browser.find_element(By.ID, "status").text and len(sto["scores"]) == 2
+    ended = _replayed("storisende", {"size": 3}, sto["turns"])
+    assert browser.find_element(By.ID, "status").text.endswith(
+        "; scores " + " : ".join(f"{x:g}" for x in ended.scores())), "Storisende's counts"
     assert "wunchunk" in seen["multi"], "a multi-action turn was played stone by stone"
     assert "wunchunk" in seen["choice"], "Wunchunk's colour was chosen"
     assert "storisende" in seen["move"], "a Storisende stack was moved by clicking it, then its target"
@@ -510,3 +445,163 @@ def test_swap_takeback_and_the_analysis_pane_by_clicks(server, browser):
     heat = {e.get_attribute("data-cell") for e in browser.find_elements(By.CSS_SELECTOR, "#board .heat")}
     assert heat == set(view["analysis"]["heat"]) and heat <= set(ludens.load("hex", size=4).board.names)
     assert browser.find_element(By.ID, "error").text == ""
+
+
+@pytest.mark.parametrize("name", list(ludens.games()))
+@pytest.mark.parametrize("protocol", ["1*", "12*"])
+def test_every_game_and_protocol_plays_against_a_bot(name, protocol):
+    """Every game on its default board, with and without a protocol: a new
+    game against level 1, a person's action, the bot's turn; the view's
+    turns replay to the engine's position."""
+    s = Sessions()
+    v = s.new({"game": name, "params": {"protocol": protocol}, "players": ["human", "level 1"]})
+    assert v["params"]["protocol"] == protocol and v["actions"] and v["to_move"] == 0
+    while v["to_move"] == 0 and not v["over"]:
+        v = s.act(v["id"], {"action": v["actions"][0]["text"]})
+    if not v["over"]:
+        v = s.bot(v["id"], {})
+    expect = ludens.load(name, protocol=protocol).new_initial_state()
+    for turn in v["turns"]:
+        expect.apply(turn)
+    assert len(v["turns"]) >= 2 and s.get(v["id"]).state.to_json() == expect.to_json()
+    assert v["analysis"]["seat"] == 1, "the bot's search is on the page"
+
+
+def test_storisende_moves_name_their_pieces_and_no_target_is_ambiguous():
+    """A Storisende move carries exactly as many pieces as it goes steps, so
+    from one stack each target is one move (no second choice after the
+    click); the page's ``pieces`` are the engine's, walls included."""
+    import random
+    s = Sessions()
+    game = ludens.load("storisende", size=4)
+    walls = 0
+    for seed in range(6):
+        v = s.new({"game": "storisende", "params": {"size": 4}, "players": ["human", "human"]})
+        rng = random.Random(seed)
+        while not v["over"] and len(v["turns"]) < 60:
+            state = s.get(v["id"]).state
+            moves = [a for a in v["actions"] if a["kind"] == "move"]
+            assert len({(a["from"], a["to"]) for a in moves}) == len(moves)
+            for a in moves:
+                kind, frm, to, pieces = game.decode(state.string_to_action(a["text"]))
+                assert (game.board.names[frm], game.board.names[to], pieces) == (a["from"], a["to"], a["pieces"])
+                walls += state.to_json()["board"][a["from"]].startswith("w")
+            v = s.act(v["id"], {"action": rng.choice(v["actions"])["text"]})
+    assert walls, "moves from the wall were among them"
+
+
+def test_wunchunk_ranking_on_the_page():
+    """Wunchunk's result as a ranking: seats best first, equal scores sharing a
+    place, with the counts that decide (chunks, then the tie-break)."""
+    import random
+    s = Sessions()
+    ties = 0
+    for players, size in ((2, 5), (3, 7), (4, 7)):
+        state = ludens.load("wunchunk", size=size, players=players).new_initial_state()
+        rng = random.Random(players)
+        while not state.is_terminal():
+            state.apply_action(rng.choice(state.legal_actions().tolist()))
+        v = s.load({"record": records.from_state(state), "players": ["human"] * players})
+        assert v["over"] and s.get(v["id"]).state.to_json() == state.to_json()
+        arrays, scores = state.ranking(), list(state.scores())
+        ranking = v["ranking"]
+        assert sorted(r["seat"] for r in ranking) == list(range(players))
+        assert [scores[r["seat"]] for r in ranking] == sorted(scores, reverse=True)
+        assert [r["place"] for r in ranking] == [1 + sum(x > scores[r["seat"]] for x in scores) for r in ranking]
+        assert {ranking[0]["seat"]} == set(state.winners()) or ranking[0]["place"] == ranking[1]["place"]
+        for r in ranking:
+            chunks = arrays[r["seat"]][0]
+            assert r["detail"].startswith(f"{chunks} chunk{'' if chunks == 1 else 's'}"), r
+            tied = [q for q in range(players) if arrays[q][0] == chunks and arrays[q] != arrays[r["seat"]]]
+            assert (", " in r["detail"]) == bool(tied), (r, arrays)
+            ties += bool(tied)
+    assert ties, "a tie on chunks was among them"
+    # A tie on chunks shows the tie-break that decided it.
+    from ludens.serve import _counted
+    assert [_counted(n, k) for n, k in ((1, 0), (3, 0), (1, 1), (2, 2), (1, 3), (4, 5))] == [
+        "1 chunk", "3 chunks", "1 single", "2 pairs", "1 chain of 3", "4 chains of 5"]
+    assert s.new({"game": "hex", "params": {"size": 3}})["ranking"] is None
+
+
+def test_the_server_reads_and_writes_no_file(tmp_path):
+    """A server answering every kind of request (the page, new games, moves, a
+    bot, analysis, a record saved and loaded, paths outside the API) opens no
+    file but its own Python modules, for reading: records go through the
+    browser's download and file picker, that is the files the user chose."""
+    import subprocess
+    import sys
+    script = tmp_path / "audit.py"
+    script.write_text(_AUDIT, encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert run.returncode == 0, run.stderr
+    events, roots = json.loads(run.stdout)
+    assert any("_serve_page" in path for _, path, _ in events), "the hook saw the page's module imported"
+    for event, path, mode in events:
+        assert event == "open" and mode in ("r", "rb"), (event, path, mode)
+        assert any(path.startswith(root) for root in roots) and path.endswith((".py", ".pyc", ".so")), path
+
+
+_AUDIT = r'''
+import http.client, json, os, sys, sysconfig, threading
+import ludens
+from ludens.serve import make_server
+
+srv = make_server(port=0)
+threading.Thread(target=srv.serve_forever, daemon=True).start()
+host, port = srv.server_address[:2]
+events = []
+WATCH = ("open", "os.listdir", "os.scandir", "os.remove", "os.rename", "os.mkdir", "os.rmdir",
+         "shutil.rmtree", "shutil.copyfile", "os.chmod", "os.truncate", "os.link", "os.symlink", "os.utime")
+
+
+def hook(event, args):
+    if event in WATCH:
+        events.append([event, os.fsdecode(args[0]) if isinstance(args[0], (str, bytes)) else repr(args[0]),
+                       args[1] if event == "open" and isinstance(args[1], str) else repr(args[1:])])
+
+
+def call(method, path, body=None):
+    conn = http.client.HTTPConnection(host, port, timeout=120)
+    conn.request(method, path, body=json.dumps(body).encode() if body is not None else b"")
+    r = conn.getresponse()
+    data = r.read()
+    conn.close()
+    return json.loads(data) if r.headers.get("Content-Type", "").startswith("application/json") else data
+
+
+sys.addaudithook(hook)
+call("GET", "/")
+call("GET", "/api/games")
+for name in ludens.games():
+    v = call("POST", "/api/new", {"game": name, "players": ["human", "level 1"]})
+    v = call("POST", f"/api/game/{v['id']}/act", {"action": v["actions"][0]["text"]})
+    if v["to_move"] == 1:
+        v = call("POST", f"/api/game/{v['id']}/bot", {})
+    call("POST", f"/api/game/{v['id']}/analyse", {"simulations": 30})
+    call("POST", f"/api/game/{v['id']}/undo", {"scope": "turn"})
+    record = call("GET", f"/api/game/{v['id']}/record")
+    loaded = call("POST", "/api/load", {"record": record, "players": ["human", "human"]})
+    call("POST", f"/api/game/{loaded['id']}/goto", {"turn": 0})
+    call("POST", f"/api/game/{loaded['id']}/close")
+for path in ("/etc/passwd", "/../../etc/passwd", "/api/game/../../etc/passwd", "/README.md", "/audit.py",
+             "/api/game/0/../../audit.py", "/%2e%2e/%2e%2e/etc/passwd"):
+    call("GET", path)
+call("POST", "/api/load", {"record": {"game": "hex", "moves": []}, "path": "/etc/passwd"})
+roots = sorted({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix,
+                                              sysconfig.get_paths()["purelib"], sysconfig.get_paths()["stdlib"])})
+print(json.dumps([events, roots + sorted({p for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})]))
+'''
+
+
+def test_ludens_serve_listens_on_this_machine_by_default():
+    """``ludens serve`` without --host: 127.0.0.1 (the page is not on the network)."""
+    import subprocess
+    import sys
+    proc = subprocess.Popen([sys.executable, "-m", "ludens", "serve", "--port", "0"], stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True)
+    try:
+        line = proc.stdout.readline()
+    finally:
+        proc.terminate()
+        proc.wait(30)
+    assert line.startswith("ludens serve: open http://127.0.0.1:"), line
