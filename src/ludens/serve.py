@@ -409,22 +409,24 @@ def _counted(n: int, k: int) -> str:
 def _ranking(state: State) -> Optional[list[dict[str, Any]]]:
     """For a game ranked by tie-break arrays (Wunchunk's ``ranking()``:
     chunks, then singles, pairs, ...; lower is better), the seats best first:
-    ``seat``, ``place`` (equal scores share one) and ``detail``, the entries
-    of its array up to the one that tells it from the seats beside it in the
-    order ("6 chunks", "4 chunks, 2 singles").  None for other games."""
+    ``seat``, ``place`` (equal scores share one) and ``detail``, its chunks
+    and, where others have as many chunks, the entries of its array up to
+    the one that tells it from them ("6 chunks", "4 chunks, 2 singles").
+    None for other games."""
     ranking = getattr(state, "ranking", None)
     if ranking is None:
         return None
     arrays, scores = ranking(), state.scores().tolist()
-    order = sorted(range(len(arrays)), key=lambda p: -scores[p])
 
-    def split(p: int, q: int) -> int:
-        return next((i for i, (x, y) in enumerate(zip(arrays[p], arrays[q])) if x != y), 0)
+    def depth(p: int) -> int:
+        """How far into p's array the seats with as many chunks (and another array) first differ."""
+        return max([next(i for i, (x, y) in enumerate(zip(arrays[p], arrays[q])) if x != y)
+                    for q in range(len(arrays)) if arrays[q][0] == arrays[p][0] and arrays[q] != arrays[p]],
+                   default=0)
 
     out = []
-    for i, p in enumerate(order):
-        depth = max([split(p, q) for q in order[max(0, i - 1):i + 2] if q != p], default=0)
-        detail = ", ".join(_counted(n, k) for k, n in enumerate(arrays[p][:depth + 1]))
+    for p in sorted(range(len(arrays)), key=lambda p: -scores[p]):
+        detail = ", ".join(_counted(n, k) for k, n in enumerate(arrays[p][:depth(p) + 1]))
         out.append({"seat": p, "place": 1 + sum(s > scores[p] for s in scores), "detail": detail})
     return out
 

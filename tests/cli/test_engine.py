@@ -28,7 +28,7 @@ def _talk(lines: bytes, bot: str = "mcts:simulations=50") -> list[str]:
     return text[:-2].split("\n\n")
 
 
-@pytest.mark.parametrize("game", ["hex size=5", "storisende size=3", "symple size=5"])
+@pytest.mark.parametrize("game", ["hex size=5", "storisende size=3", "symple size=5", "hex size=4 protocol=12*"])
 def test_two_engine_processes_play_a_whole_game_through_the_referee(game):
     name, *params = game.split()
     run = subprocess.run([sys.executable, str(ROOT / "bench/referee.py"), f"{ENGINE} --bot mcts:simulations=60",

@@ -467,6 +467,19 @@ def test_every_game_and_protocol_plays_against_a_bot(name, protocol):
     assert v["analysis"]["seat"] == 1, "the bot's search is on the page"
 
 
+def test_three_players_against_two_bots():
+    s = Sessions()
+    v = s.new({"game": "wunchunk", "params": {"size": 7, "players": 3}, "players": ["human", "level 1", "level 2"]})
+    v = s.act(v["id"], {"action": v["actions"][0]["text"]})
+    for seat in (1, 2):
+        assert v["to_move"] == seat
+        v = s.bot(v["id"], {})
+        assert v["analysis"]["seat"] == seat
+    assert v["to_move"] == 0 and len(v["turns"]) == 3 and len(v["ranking"]) == 3
+    with pytest.raises(RequestError, match="3 seats"):
+        s.new({"game": "wunchunk", "params": {"size": 7, "players": 3}, "players": ["human", "level 1"]})
+
+
 def test_storisende_moves_name_their_pieces_and_no_target_is_ambiguous():
     """A Storisende move carries exactly as many pieces as it goes steps, so
     from one stack each target is one move (no second choice after the
@@ -516,7 +529,13 @@ def test_wunchunk_ranking_on_the_page():
             assert (", " in r["detail"]) == bool(tied), (r, arrays)
             ties += bool(tied)
     assert ties, "a tie on chunks was among them"
-    # A tie on chunks shows the tie-break that decided it.
+    # Three players, one chunk each: colour 1's single stone puts player 0 last; the two
+    # others tie exactly, share the first place and read the same.
+    v = s.new({"game": "wunchunk", "params": {"size": 7, "players": 3}, "players": ["human"] * 3})
+    v = s.act(v["id"], {"action": "1m1"})
+    assert v["ranking"] == [{"seat": 1, "place": 1, "detail": "1 chunk, 0 singles"},
+                            {"seat": 2, "place": 1, "detail": "1 chunk, 0 singles"},
+                            {"seat": 0, "place": 3, "detail": "1 chunk, 1 single"}]
     from ludens.serve import _counted
     assert [_counted(n, k) for n, k in ((1, 0), (3, 0), (1, 1), (2, 2), (1, 3), (4, 5))] == [
         "1 chunk", "3 chunks", "1 single", "2 pairs", "1 chain of 3", "4 chains of 5"]
@@ -605,3 +624,68 @@ def test_ludens_serve_listens_on_this_machine_by_default():
         proc.terminate()
         proc.wait(30)
     assert line.startswith("ludens serve: open http://127.0.0.1:"), line
+
+
+def test_serve_needs_nothing_beyond_the_core(tmp_path):
+    """``ludens serve`` is no optional extra: with every import outside the
+    standard library and ludens' own dependencies (numpy, tqdm) refused, the
+    server answers the page and plays a game against a bot with analysis."""
+    import subprocess
+    import sys
+    script = tmp_path / "core_only.py"
+    script.write_text(r'''
+import importlib.abc, sys
+
+class Refuse(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path=None, target=None):
+        top = name.split(".")[0]
+        if top in sys.stdlib_module_names or top in ("ludens", "numpy", "tqdm", "_distutils_hack"):
+            return None
+        raise ImportError(f"refused: {name}")
+
+sys.meta_path.insert(0, Refuse())
+from ludens.serve import Sessions, make_server
+from ludens._serve_page import PAGE
+s = Sessions()
+v = s.new({"game": "hox", "params": {"size": 5}, "players": ["human", "level 2"]})
+v = s.act(v["id"], {"action": v["actions"][0]["text"]})
+v = s.bot(v["id"], {})
+v = s.analyse(v["id"], {"simulations": 50})
+assert len(v["turns"]) == 2 and v["analysis"]["heat"] and "<svg" in v["svg"] and "<script>" in PAGE
+make_server(port=0).server_close()
+print("ok", sorted(m for m in sys.modules if m.split(".")[0] in ("numpy", "tqdm"))[:1])
+''', encoding="utf-8")
+    run = subprocess.run([sys.executable, str(script)], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+    assert run.returncode == 0 and run.stdout.startswith("ok"), run.stderr[-2000:]
+
+
+def test_one_server_many_games_at_once(server):
+    """Games played over HTTP from several threads at once each get exactly
+    their own turns; past MAX_GAMES the oldest game goes (404), not another."""
+    from concurrent.futures import ThreadPoolExecutor
+    from ludens.serve import MAX_GAMES
+
+    def one_game(k: int) -> tuple[str, list[str]]:
+        _, v = _request(server, "POST", "/api/new", json.dumps(
+            {"game": "hex", "params": {"size": 4}, "players": ["human", "human"]}).encode())
+        cells = [f"{'abcd'[(k + j) % 4]}{1 + (k + 3 * j) // 4 % 4}" for j in range(6)]
+        played = []
+        for cell in dict.fromkeys(cells):
+            status, v = _request(server, "POST", f"/api/game/{v['id']}/act", json.dumps({"action": cell}).encode())
+            assert status == 200, v
+            played.append(cell)
+        return v["id"], played
+
+    with ThreadPoolExecutor(6) as pool:
+        games = list(pool.map(one_game, range(12)))
+    assert len({gid for gid, _ in games}) == 12
+    for gid, played in games:
+        status, v = _request(server, "GET", f"/api/game/{gid}")
+        assert status == 200 and v["turns"] == played
+    # One game more than the server holds: one of the twelve (the first made) goes, the newer stay.
+    newer = [_request(server, "POST", "/api/new", b'{"game": "tiptoptoe"}')[1]["id"]
+             for _ in range(MAX_GAMES - 12 + 1)]
+    answers = [_request(server, "GET", f"/api/game/{gid}") for gid, _ in games]
+    gone = [a for status, a in answers if status == 404]
+    assert len(gone) == 1 and "no game" in gone[0]["error"]
+    assert all(_request(server, "GET", f"/api/game/{gid}")[0] == 200 for gid in newer)

@@ -276,3 +276,24 @@ def test_the_docs_screenshots_come_from_the_real_page(browser, tmp_path):
     for name in named:
         assert (tmp_path / name).read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
         assert (root / "docs" / "images" / name).is_file()
+
+
+def test_wunchunk_places_the_colour_chosen(server, browser):
+    """A click on a Wunchunk cell offers the colours as buttons; the one
+    clicked is the stone the engine places there."""
+    from selenium.webdriver.common.by import By
+    srv = sessions(server)
+    browser.get(url(server))
+    wait(browser)
+    show(browser, srv.new({"game": "wunchunk", "params": {"size": 5}, "players": ["human", "human"]}))
+    expect = ludens.load("wunchunk", size=5).new_initial_state()
+    for cell, pick in (("c3", 1), ("g6", 0), ("e1", 1)):
+        click_cell(browser, cell)
+        choices = browser.find_elements(By.CSS_SELECTOR, "#choices button")
+        assert [b.text for b in choices] == [f"1{cell}", f"2{cell}"]
+        choices[pick].click()
+        wait(browser)
+        expect.apply_action(expect.string_to_action(f"{pick + 1}{cell}"))
+        view = on_screen(browser)
+        assert engine_state(server, view).to_json() == expect.to_json() == srv.get(view["id"]).state.to_json()
+    assert expect.to_json()["board"]["c3"] == 2 and expect.to_json()["board"]["g6"] == 1
