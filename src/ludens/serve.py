@@ -368,7 +368,8 @@ def _plain(x: Any) -> Any:
 def _actions(state: State) -> list[dict[str, Any]]:
     """The legal actions of the decision at hand, as the page uses them: a
     ``button`` (swap, pass, end), a ``place`` on ``cells`` (clicking one of
-    them plays it), or a ``move`` ``from`` one cell ``to`` another."""
+    them plays it), or a ``move`` ``from`` one cell ``to`` another (with the
+    ``pieces`` it carries, where the game says: Storisende's ``decode``)."""
     names = set(state.game.board.names)
     decode = getattr(state.game, "decode", None)        # Storisende's: ('move', from, to, pieces)
     out: list[dict[str, Any]] = []
@@ -402,8 +403,8 @@ _CHAINS = ("chunk", "single", "pair")
 
 def _counted(n: int, k: int) -> str:
     """Entry k of a ranking array in words: "6 chunks", "1 single", "2 chains of 3"."""
-    what = _CHAINS[k] if k < len(_CHAINS) else f"chain of {k}"
-    return f"{n} {what if n == 1 else what.replace('chain ', 'chains ') if k >= len(_CHAINS) else what + 's'}"
+    plural = "" if n == 1 else "s"
+    return f"{n} {_CHAINS[k]}{plural}" if k < len(_CHAINS) else f"{n} chain{plural} of {k}"
 
 
 def _ranking(state: State) -> Optional[list[dict[str, Any]]]:
