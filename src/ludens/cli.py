@@ -344,6 +344,8 @@ def cmd_play(args: argparse.Namespace, out: TextIO, inp: TextIO) -> int:
         computer = bots.LevelBot(args.level, seed=args.seed, threads=args.threads)
     elif args.vs == "mcts":
         computer = bots.MCTSBot(seed=args.seed, **settings)
+    elif args.seconds is not None or args.simulations is not None:
+        raise UsageError(f"--seconds and --simulations set the computer's search: not with --vs {args.vs}")
     else:
         computer = bots.RandomBot(args.seed)
     state = game.new_initial_state()

@@ -35,7 +35,10 @@ HOSTILE: dict[str, list[list[str]]] = {
              ["hex", "--save", NOWHERE + ".jsonl"], ["nosuch"], ["hex", "-p", "size=0"],
              # search settings are checked whoever the opponent is (they were ignored against random)
              ["hex", "--seconds", "-1"], ["hex", "--seconds", "nan"], ["hex", "--seconds", "inf"],
-             ["hex", "--simulations", "0"], ["hex", "--vs", "human", "--threads", "0"]],
+             ["hex", "--simulations", "0"], ["hex", "--vs", "human", "--threads", "0"],
+             # a search budget for an opponent that does not search is refused, not ignored
+             ["hex", "--seconds", "1"], ["hex", "--vs", "random", "--simulations", "50"],
+             ["hex", "--vs", "human", "--seconds", "1"]],
     "match": [["hex", "random", "nosuchbot"], ["hex", "random:seed=abc", "random"],
               ["hex", "mcts:seconds=nan", "random"], ["hex", "mcts:simulations=-5", "random"],
               ["hex", "random", "random", "-n", "-3"], ["hex", "random", "random", "--threads", "0"],

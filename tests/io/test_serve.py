@@ -606,8 +606,10 @@ for path in ("/etc/passwd", "/../../etc/passwd", "/api/game/../../etc/passwd", "
              "/api/game/0/../../audit.py", "/%2e%2e/%2e%2e/etc/passwd"):
     call("GET", path)
 call("POST", "/api/load", {"record": {"game": "hex", "moves": []}, "path": "/etc/passwd"})
+# the interpreter's own trees, and ludens' package directory (outside them in an editable install)
 roots = sorted({os.path.realpath(p) for p in (sys.prefix, sys.base_prefix, sys.exec_prefix,
-                                              sysconfig.get_paths()["purelib"], sysconfig.get_paths()["stdlib"])})
+                                              sysconfig.get_paths()["purelib"], sysconfig.get_paths()["stdlib"],
+                                              os.path.dirname(ludens.__file__))})
 print(json.dumps([events, roots + sorted({p for p in (sys.prefix, sys.base_prefix, sys.exec_prefix)})]))
 '''
 
