@@ -3,6 +3,9 @@ equal to the same games played one by one on States."""
 
 from __future__ import annotations
 
+import os
+import signal
+
 import numpy as np
 import pytest
 
@@ -250,3 +253,45 @@ def test_a_failing_opponent_leaves_the_env_as_it_was(name, params):
             np.testing.assert_array_equal(x, y)
         _same(a, b)
     assert failures > 5
+
+
+class _InterruptedAfterFirstStep:
+    """A VectorEnv stand-in that forwards everything, and sends this process a
+    Ctrl-C once the agent's ply of a step was applied (before the opponent's)."""
+
+    def __init__(self, vec):
+        self._vec, self.armed = vec, False
+
+    def __getattr__(self, name):
+        return getattr(self._vec, name)
+
+    def step(self, *args, **kwargs):
+        out = self._vec.step(*args, **kwargs)
+        if self.armed:
+            self.armed = False
+            os.kill(os.getpid(), signal.SIGINT)
+        return out
+
+
+@pytest.mark.parametrize("opponent", ["random", "self"])
+def test_a_ctrl_c_between_the_plies_of_a_step_leaves_the_env_as_it_was(opponent):
+    # Against 'random' a step is two C calls (the agent's ply, the opponent's):
+    # a Ctrl-C that came between them used to leave the opponent to move, where
+    # the agent's next action would then be played for it.  Now the step is
+    # undone whole, and the env goes on as its twin that was not interrupted.
+    game = ludens.load("hex", size=4)
+    a = AgentVectorEnv(game, 5, opponent=opponent, seat="random", seed=2)
+    b = AgentVectorEnv(game, 5, opponent=opponent, seat="random", seed=2)
+    a.reset(), b.reset()
+    trap = _InterruptedAfterFirstStep(a.vec)
+    rng = np.random.default_rng(3)
+    for t in range(6):
+        actions = np.array([rng.choice(np.flatnonzero(m)) for m in b.action_masks()])
+        before = _everything(a)
+        a.vec, trap.armed = trap, True
+        with pytest.raises(KeyboardInterrupt):
+            a.step(actions)
+        a.vec = trap._vec
+        assert _everything(a) == before, f"step {t}: an interrupted step changed the env"
+        a.step(actions), b.step(actions)
+        _same(a, b)
