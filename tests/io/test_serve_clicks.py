@@ -297,3 +297,35 @@ def test_wunchunk_places_the_colour_chosen(server, browser):
         view = on_screen(browser)
         assert engine_state(server, view).to_json() == expect.to_json() == srv.get(view["id"]).state.to_json()
     assert expect.to_json()["board"]["c3"] == 2 and expect.to_json()["board"]["g6"] == 1
+
+
+def test_the_bot_move_button_plays_the_turn_and_finishes_one_begun(server, browser):
+    """'bot move' in a game between two people: a bot plays the whole turn of
+    the seat to move (Hex 4 under 2*: two stones), and, clicked after a first
+    stone of a turn, plays the rest of that turn; each time the engine, given
+    the same turns, agrees with the server and the page."""
+    from selenium.webdriver.common.by import By
+    srv = sessions(server)
+    browser.get(url(server))
+    wait(browser)
+    params = {"size": 4, "protocol": "2*"}
+    v = srv.new({"game": "hex", "params": params, "players": ["human", "human"]})
+    show(browser, v)
+    browser.find_element(By.ID, "hint").click()
+    wait(browser)
+    view = on_screen(browser)
+    assert len(view["turns"]) == 1 and view["to_move"] == 1 and view["turn_plies"] == 0, view["turns"]
+    assert len(view["turns"][0].split(",")) == 2, "a whole turn of two stones"
+    assert engine_state(server, view).to_json() == replayed("hex", params, view["turns"]).to_json()
+
+    click_cell(browser, "a1" if "a1" not in view["turns"][0] else "d4")     # White's first stone by hand
+    assert on_screen(browser)["turn_plies"] == 1
+    browser.find_element(By.ID, "hint").click()
+    wait(browser)
+    view = on_screen(browser)
+    assert browser.find_element(By.ID, "error").text == ""
+    assert len(view["turns"]) == 2 and view["to_move"] == 0 and view["turn_plies"] == 0, view["turns"]
+    first, second = view["turns"][1].split(",")
+    assert first in ("a1", "d4"), "the bot kept the stone already played and finished the turn"
+    expect = replayed("hex", params, view["turns"])
+    assert engine_state(server, view).to_json() == expect.to_json() == srv.get(view["id"]).state.to_json()
