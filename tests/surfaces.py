@@ -37,6 +37,8 @@ GAMES = {"hex": dict(size=4), "hox": dict(size=4), "symple": dict(size=3), "oust
          "wunchunk": dict(size=5), "storisende": dict(size=3), "tiptoptoe": {}}
 # Numeric protocols (docs/games/protocols.rst), drawn instead of the base game now and then.
 PROTOCOLS = {"hex": [dict(protocol="12*", upto=True)], "tiptoptoe": [dict(protocol="1234+")],
+             "symple": [dict(protocol="12*"), dict(protocol="2*", passing=True)],
+             "wunchunk": [dict(protocol="2*"), dict(protocol="1234+")],
              "oust": [dict(protocol="2*"), dict(protocol="1234+", upto=True)],
              "storisende": [dict(protocol="12*"), dict(protocol="2*")]}
 

@@ -1,7 +1,7 @@
-"""What is built over states, under the numeric protocols of the games that count moves (Oust,
-Storisende): MCTS backs up each action's value for the seat that plays it, so the turn boundary
-decides whose value it is; VectorEnv steps whole games; records write and replay; pictures and
-headlines show the moves left in the turn."""
+"""What is built over states, under the numeric protocols of the games that count moves (Symple,
+Oust, Wunchunk, Storisende): MCTS backs up each action's value for the seat that plays it, so the
+turn boundary decides whose value it is; VectorEnv steps whole games; records write and replay;
+pictures and headlines show the moves left in the turn."""
 
 import numpy as np
 import pytest
@@ -9,9 +9,12 @@ import pytest
 import ludens
 from ludens import records
 
-GAMES = [("oust", {"size": 3, "protocol": "2*"}), ("oust", {"size": 3, "protocol": "1234+", "upto": True}),
+GAMES = [("symple", {"size": 4, "protocol": "12*"}), ("symple", {"size": 4, "protocol": "2*", "passing": True}),
+         ("wunchunk", {"size": 5, "protocol": "2*"}), ("wunchunk", {"size": 5, "protocol": "1234+"}),
+         ("oust", {"size": 3, "protocol": "2*"}), ("oust", {"size": 3, "protocol": "1234+", "upto": True}),
          ("storisende", {"size": 3, "protocol": "2*"}), ("storisende", {"size": 3, "protocol": "1234+"})]
-IDS = [f"{n}-{p['protocol']}{'-upto' if p.get('upto') else ''}" for n, p in GAMES]
+IDS = [f"{n}-{p['protocol']}{'-upto' if p.get('upto') else ''}{'-passing' if p.get('passing') else ''}"
+       for n, p in GAMES]
 
 
 def test_mcts_sees_a_win_two_moves_deep_in_one_turn():
@@ -93,11 +96,12 @@ def test_pictures_show_the_moves_left(name, params):
     game = ludens.load(name, **params)
     state = game.new_initial_state()
     rng = ludens.Rng(1)
-    while not state.is_terminal() and not (state.turn_plies > 0 and getattr(state, "phase", "play") == "play"):
+    while not state.is_terminal() and not (state.turn_plies > 0 and (name != "storisende" or state.phase == "play")):
         acts = state.legal_actions()
         state.apply_action(acts[rng.below(len(acts))])
     assert not state.is_terminal()
     left = state.moves_left()
     note = f"{left} move(s) left in this turn"
     assert note in ludens.svg(state) and note in str(state)
-    assert "turn-note" not in ludens.svg(ludens.load(name, size=3).new_initial_state())
+    base = {k: v for k, v in params.items() if k not in ("protocol", "upto")}
+    assert "turn-note" not in ludens.svg(ludens.load(name, **base).new_initial_state())

@@ -15,28 +15,39 @@ import ludens
 from ludens._testing import hash_from_scratch
 from ludens.protocols import parse
 
-# The games that count moves, on small boards (Symple and Wunchunk join as they take protocol=).
-MOVE_GAMES = {"oust": {"size": 3}, "storisende": {"size": 3}}
+# The games that count moves, on small boards.
+MOVE_GAMES = {"symple": {"size": 4}, "oust": {"size": 3}, "wunchunk": {"size": 5}, "storisende": {"size": 3}}
 PROTOCOLS = ["12*", "2*", "1234+"]
 CASES = [pytest.param(name, {**params, "protocol": p}, id=f"{name}-{p}")
          for name, params in MOVE_GAMES.items() for p in PROTOCOLS]
+CASES.append(pytest.param("symple", {"size": 4, "protocol": "2*", "passing": True}, id="symple-2*-passing"))
 CASES.append(pytest.param("oust", {"size": 3, "protocol": "2*", "upto": True}, id="oust-2*-upto"))
 CASES.append(pytest.param("oust", {"board": "square", "size": 4, "protocol": "1234+", "upto": True},
                           id="oust-square-1234+-upto"))
 
 
-def _play(state, rng, until=None):
-    """Random actions until the game ends (or ``until(state)`` holds); the states seen."""
+def _play(state, rng, until=None, fill=False):
+    """Random actions until the game ends (or ``until(state)`` holds); the states seen.
+    ``fill``: never `end` or `pass` while something else is legal (a board that fills up)."""
     seen = []
     while not state.is_terminal() and not (until and until(state)):
         acts = state.legal_actions()
+        if fill:
+            acts = [a for a in acts if state.action_to_string(a) not in ("end", "pass")] or acts
         state.apply_action(acts[rng.below(len(acts))])
         seen.append(state)
     return seen
 
 
+def _inside_move(state):
+    """A move of several actions is under way (Symple's grow, Oust's captures, Wunchunk's chunk)."""
+    position = state.to_json()
+    return position.get("move_plies", 0) > 0 or position.get("placed", 0) > 0
+
+
 def _in_play(state):
-    return getattr(state, "phase", "play") == "play"
+    """Past Storisende's setup (which takes no protocol entry); every other game is always in play."""
+    return state.game.name != "storisende" or state.phase == "play"
 
 
 @pytest.mark.parametrize("name", MOVE_GAMES)
@@ -52,7 +63,9 @@ def test_one_star_is_the_base_game(name):
     assert np.array_equal(a.plies, b.plies) and np.array_equal(a.returns, b.returns)
     state = game.new_initial_state()
     _play(state, ludens.Rng(2), until=lambda s: s.ply >= 12)
-    assert "turn" not in state.to_json() and "turn_moves" not in state.to_json()
+    position = state.to_json()
+    assert "turn_moves" not in position
+    assert "turn" not in position or name == "wunchunk"       # Wunchunk's opening counts turns of its own
 
 
 @pytest.mark.parametrize("name,params", CASES)
@@ -80,7 +93,8 @@ def test_each_turn_has_its_entry_of_moves(name, params):
             if state.turn_plies == 0:
                 k += 1
                 continue
-            assert state.current_player == mover and text not in ("pass", "end")
+            # A pass ends the turn, and so does `end` (upto) but in Wunchunk, where it ends a move.
+            assert state.current_player == mover and text != "pass" and (text != "end" or name == "wunchunk")
             assert 1 <= state.moves_left() <= start
             if name == "storisende":
                 assert state.moves_left() == start - state.turn_plies
@@ -97,25 +111,30 @@ def test_hash_covers_the_protocol_state(name, params):
 
 @pytest.mark.parametrize("name,params", CASES)
 def test_mid_turn_states_round_trip(name, params):
+    # Within a turn: between two of its moves, and inside a move (but in Storisende, whose moves
+    # are single actions).  new_state reads a position between moves (Oust's inside one too).
     game = ludens.load(name, **params)
-    for seed in range(20):
-        state = game.new_initial_state()
-        _play(state, ludens.Rng(seed), until=lambda s: s.turn_plies > 0 and _in_play(s) and s.ply > 6)
-        if not state.is_terminal():
-            break
-    assert not state.is_terminal()
-    core = state._core_bytes()
-    for copy in (state.clone(), pickle.loads(pickle.dumps(state)), game.deserialize_state(state.serialize())):
-        assert copy._core_bytes() == core
-    position = state.to_json()
-    assert position["turn_moves"] >= 0 and "turn" in position
-    again = game.new_state(position)
-    assert again.hash == state.hash and again.moves_left() == state.moves_left()
-    assert sorted(again.legal_actions()) == sorted(state.legal_actions())
-    a = state.history[-1]
-    state.undo_action()
-    state.apply_action(a)
-    assert state._core_bytes() == core
+    for between in (True, False) if name != "storisende" else (True,):
+        for seed in range(40):
+            state = game.new_initial_state()
+            _play(state, ludens.Rng(seed), until=lambda s: s.turn_plies > 0 and _in_play(s) and s.ply > 3
+                  and _inside_move(s) != between)
+            if not state.is_terminal():
+                break
+        assert not state.is_terminal()
+        core = state._core_bytes()
+        for copy in (state.clone(), pickle.loads(pickle.dumps(state)), game.deserialize_state(state.serialize())):
+            assert copy._core_bytes() == core
+        position = state.to_json()
+        assert position["turn_moves"] >= 0 and "turn" in position
+        if between or name == "oust":
+            again = game.new_state(position)
+            assert again.hash == state.hash and again.moves_left() == state.moves_left()
+            assert sorted(again.legal_actions()) == sorted(state.legal_actions())
+        a = state.history[-1]
+        state.undo_action()
+        state.apply_action(a)
+        assert state._core_bytes() == core
 
 
 @pytest.mark.parametrize("name,params", CASES)
@@ -144,8 +163,15 @@ def test_whole_turns_apply_atomically(name, params):
 @pytest.mark.parametrize("name,params", [c for c in CASES if c.values[1]["protocol"] in ("12*", "2*")])
 def test_legal_turns_meets_each_distinct_turn_once(name, params):
     game = ludens.load(name, **params)
-    state = game.new_initial_state()
-    _play(state, ludens.Rng(3), until=lambda s: s.ply >= 8 and s.turn_plies == 0 and _in_play(s))
+    # Wunchunk's turns of several chunk placements number millions until the board is nearly full.
+    few = len(game.board) - 6 if name == "wunchunk" else 0
+    for seed in range(3, 40):
+        state = game.new_initial_state()
+        _play(state, ludens.Rng(seed), until=lambda s: s.ply >= 8 and s.turn_plies == 0 and _in_play(s)
+              and len(s.to_json()["board"]) >= few, fill=name == "wunchunk")
+        if not state.is_terminal():
+            break
+    assert not state.is_terminal()
     turns = list(state.legal_turns())
     assert len(turns) == len(set(turns)) == state.count_legal_turns()
     ends = set()
