@@ -14,8 +14,9 @@ ludens's notation.  OpenSpiel needs a bound on a game's length: after
 ``max_plies`` actions (a parameter, default ``game.default_max_plies``) an
 unfinished game ends as a draw (returns 0).  Parameters whose ludens value may
 be None or a list (Oust's ``size``, Symple's ``penalty``, Storisende's
-``cells``, Tip-Top-Toe's ``labels``) are encoded for pyspiel (see ``_encode``):
-``load_game`` takes them as ludens does.
+``cells``, Tip-Top-Toe's ``labels``) are encoded for pyspiel (see ``_encode``),
+and a protocol such as ``1234+`` is quoted in the game string (pyspiel would
+read it as a number): ``load_game`` takes them as ludens does.
 
 Serialisation: ``state.serialize()``, ``game.deserialize_state()``, pickle and
 ``copy`` use ludens' own checked format (the ludens state's ``serialize()``:
@@ -63,15 +64,34 @@ _PREFIX = "ludens_"
 
 # pyspiel's parameters are bools, ints, floats and strings, and its game
 # strings ("ludens_oust(size=5)") are re-read by type: so None in an optional
-# int travels as the value just below its range, and a list or None in an
-# object parameter as "" (None) or "j" + the hex digits of its JSON text.
+# int travels as the value just below its range, a list or None in an
+# object parameter as "" (None) or "j" + the hex digits of its JSON text, and
+# a string that pyspiel would read as a number or a bool (the protocol
+# "1234+": digits and signs are an int to pyspiel) in double quotes.
 
 def _kind(param: Param) -> str:
     if param.kind is int and param.optional and param.lo is not None:
         return "optional int"
-    if param.kind in (bool, int, float, str) and not param.optional:
+    if param.kind is str and not param.optional:
+        return "str"
+    if param.kind in (bool, int, float) and not param.optional:
         return "plain"
     return "object"
+
+
+def _quoted(value: Any) -> Any:
+    """A string parameter as pyspiel's game string reads it back as a string:
+    in double quotes if pyspiel would take it for a number or a bool."""
+    if isinstance(value, str) and (value in ("True", "true", "False", "false")
+                                   or (value and set(value) <= set("+-0123456789."))):
+        return f'"{value}"'
+    return value
+
+
+def _unquoted(value: Any) -> Any:
+    if isinstance(value, str) and len(value) >= 2 and value[0] == value[-1] == '"':
+        return value[1:-1]
+    return value
 
 
 def _none_int(param: Param) -> int:
@@ -86,6 +106,8 @@ def _encode(param: Param, value: Any) -> Any:
         return _none_int(param) if value is None else value
     if kind == "object":
         return "" if value is None else "j" + json.dumps(value, separators=(",", ":")).encode().hex()
+    if kind == "str":
+        return _quoted(value)
     return value
 
 
@@ -93,6 +115,8 @@ def _decode(param: Param, value: Any) -> Any:
     kind = _kind(param)
     if kind == "optional int":
         return None if value == _none_int(param) else value
+    if kind == "str":
+        return _unquoted(value)
     if kind == "object":
         if value == "":
             return None
@@ -158,6 +182,9 @@ class LudensSpielGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel.Game is An
         name = self.NAME
         params = params or {}
         ludens_params, max_plies = _ludens_params(name, params)
+        # A string given unquoted (in a dict) is quoted in the game string, so that str(game) reads back.
+        kinds = {p.name: _kind(p) for p in game_class(name).PARAMS}
+        params = {k: _quoted(v) if kinds.get(k) == "str" else v for k, v in params.items()}
         self.ludens_game: Game = load(name, **ludens_params)        # load: a protocol may pick the class
         g = self.ludens_game
         self.max_plies = max_plies or g.default_max_plies
