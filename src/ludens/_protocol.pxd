@@ -27,13 +27,18 @@ taken keys 0, so under ``1*`` (``single``) the hash and every step are exactly
 those of the game without a protocol.
 """
 
-from libc.stdint cimport int8_t, int32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, uint32_t, uint64_t
 
 from ludens._rng cimport splitmix64_mix
 from ludens._state cimport Header, SeatKeys, set_to_move
 
 cdef enum:
     PROTOCOL_MAX_DIGITS = 32
+    # The keys and entries of the first turns' phases, worked out once (protocol_set): a
+    # phase of a '*' or '**' protocol is below PROTOCOL_MAX_DIGITS and its entries below 10,
+    # so their playouts never compute a key; later phases of '+' and '++' compute theirs.
+    TABLE_PHASES = PROTOCOL_MAX_DIGITS
+    TABLE_MOVES = 9
     # The suffixes.
     REPEAT_LAST = 0     # *   the last digit repeats
     REPEAT_PAIR = 1     # **  the last two digits repeat as a pair
@@ -48,6 +53,8 @@ ctypedef struct Protocol:
     uint64_t key          # seed of the protocol-state keys
     uint64_t mask         # the keys ANDed with it (a game may keep hash bits of its own)
     int8_t digits[PROTOCOL_MAX_DIGITS]
+    int32_t entry[TABLE_PHASES]             # protocol_actions of the turn of each phase
+    uint64_t keys[TABLE_PHASES][TABLE_MOVES]  # protocol_key of phase, moves complete, no move under way
 
 
 cdef inline int32_t protocol_actions(const Protocol* p, int32_t k) noexcept nogil:
@@ -66,25 +73,38 @@ cdef inline int32_t protocol_actions(const Protocol* p, int32_t k) noexcept nogi
 
 
 cdef inline int32_t protocol_phase(const Protocol* p, int32_t k) noexcept nogil:
-    """The smallest turn index whose entries from there on equal those from k."""
+    """A turn index whose entries from there on equal those from k (turn k's key), itself its
+    own phase; turns alike share it (under ``12*`` every turn after the first has phase 1)."""
     cdef int32_t n = p.ndigits
     if p.suffix == REPEAT_LAST:
         return k if k < n - 1 else n - 1
-    if p.suffix == REPEAT_PAIR:
-        return k if k < n - 2 else n - 2 + (k - n) % 2
+    if p.suffix == REPEAT_PAIR:      # (k - (n - 2)) is not negative: C's % would keep a sign
+        return k if k < n - 2 else n - 2 + (k - (n - 2)) % 2
     return k
 
 
-cdef inline uint64_t protocol_key(const Protocol* p, int32_t k, int32_t moves, bint in_move) noexcept nogil:
-    """The hash key of turn k with ``moves`` moves complete and (``in_move``) one under way;
-    0 for phase 0 with none complete and, but under upto, whatever the move."""
-    cdef uint64_t phase = <uint64_t>protocol_phase(p, k)
-    cdef uint64_t inside = <uint64_t>(in_move and p.upto)
+cdef inline uint64_t protocol_key_mixed(const Protocol* p, uint64_t phase, int32_t moves,
+                                        uint64_t inside) noexcept nogil:
+    """The key of a phase with ``moves`` complete and (``inside``, under upto) a move under way,
+    worked out; 0 for phase 0 with none complete and none under way."""
     if phase == 0 and moves == 0 and inside == 0:
         return 0
     return splitmix64_mix(p.key ^ (phase * <uint64_t>0x9E3779B97F4A7C15)
                           ^ (<uint64_t>moves * <uint64_t>0xD1342543DE82EF95)
                           ^ (inside * <uint64_t>0xBF58476D1CE4E5B9)) & p.mask
+
+
+cdef inline uint64_t phase_key(const Protocol* p, int32_t phase, int32_t moves, bint inside) noexcept nogil:
+    """protocol_key by phase: from the table when it holds it (as unsigned, a negative phase is not there)."""
+    if <uint32_t>phase < TABLE_PHASES and <uint32_t>moves < TABLE_MOVES and not inside:
+        return p.keys[phase][moves]
+    return protocol_key_mixed(p, <uint64_t>phase, moves, <uint64_t>inside)
+
+
+cdef inline uint64_t protocol_key(const Protocol* p, int32_t k, int32_t moves, bint in_move) noexcept nogil:
+    """The hash key of turn k with ``moves`` moves complete and (``in_move``) one under way;
+    0 for phase 0 with none complete and, but under upto, whatever the move."""
+    return phase_key(p, protocol_phase(p, k), moves, in_move and p.upto)
 
 
 cdef inline uint64_t protocol_key_now(const Header* h, const Protocol* p) noexcept nogil:
@@ -119,20 +139,22 @@ cdef inline bint protocol_move_done(Header* h, const Protocol* p, const SeatKeys
         h.hash ^= keys.to_move[h.to_move] ^ keys.to_move[next_colour]
         h.to_move = next_colour
         return False
-    cdef bint more
-    h.hash ^= protocol_key_now(h, p)
+    # The phase once, and from it the entry and both keys (from the tables in the first phases).
+    cdef int32_t phase = protocol_phase(p, h.proto_turn)
+    cdef int32_t entry = p.entry[phase] if <uint32_t>phase < TABLE_PHASES else protocol_actions(p, h.proto_turn)
+    h.hash ^= phase_key(p, phase, h.turn_moves, h.move_plies > 0 and p.upto)
     h.move_plies = 0
     h.turn_moves += 1
-    more = h.turn_moves < protocol_actions(p, h.proto_turn)
-    if more:
+    if h.turn_moves < entry:
         h.turn_plies += 1
-    else:
-        h.turn_moves = 0
-        h.turn_plies = 0
-        h.proto_turn += 1
-        set_to_move(h, keys, next_colour)
-    h.hash ^= protocol_key(p, h.proto_turn, h.turn_moves, False)
-    return more
+        h.hash ^= phase_key(p, phase, h.turn_moves, False)
+        return True
+    h.turn_moves = 0
+    h.turn_plies = 0
+    h.proto_turn += 1
+    set_to_move(h, keys, next_colour)
+    h.hash ^= protocol_key(p, h.proto_turn, 0, False)
+    return False
 
 
 cdef inline bint protocol_may_close(const Header* h, const Protocol* p) noexcept nogil:
@@ -178,7 +200,7 @@ cdef inline void protocol_set(Protocol* p, object text, bint upto, uint64_t key,
     its hash keys are ANDed with ``mask``."""
     from ludens.protocols import parse
     spec = parse(text)
-    cdef int32_t i
+    cdef int32_t i, phase, moves
     p.ndigits = len(spec.digits)
     p.suffix = spec.code
     p.upto = upto
@@ -187,3 +209,8 @@ cdef inline void protocol_set(Protocol* p, object text, bint upto, uint64_t key,
     p.mask = mask
     for i in range(p.ndigits):
         p.digits[i] = spec.digits[i]
+    # A phase is its own phase: its entry is that of every turn of the phase.
+    for phase in range(TABLE_PHASES):
+        p.entry[phase] = protocol_actions(p, phase)
+        for moves in range(TABLE_MOVES):
+            p.keys[phase][moves] = protocol_key_mixed(p, <uint64_t>phase, moves, 0)

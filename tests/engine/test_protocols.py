@@ -309,6 +309,25 @@ def test_hash_covers_the_protocol_state():
     assert c.hash != a.hash and c.actions_left() == 1
 
 
+@pytest.mark.parametrize("text", ["23**", "1223**", "2323**", "12*", "123*", "1234+", "12++"] + ["1" * 31 + "2*"])
+def test_hash_keys_turns_alike_only_when_their_futures_are(text):
+    # The same stones and player to move at turn k1 and turn k2 (both at its start, or both one
+    # action in): equal hashes only if the turns from k1 on have the entries of those from k2 on.
+    game = ludens.load("hex", size=5, protocol=text, swap=False)
+    spec = protocols.parse(text)
+    entries = spec.entries(80)
+    for plies in (0, 1):
+        hashes = {}
+        for k in range(40):
+            if entries[k] > plies:
+                position = {"board": {"a1": 1}, "to_move": 1, "turn": k, "turn_plies": plies}
+                hashes[k] = game.new_state(position).hash
+        for k1 in hashes:
+            for k2 in hashes:
+                if hashes[k1] == hashes[k2]:
+                    assert entries[k1:k1 + 40] == entries[k2:k2 + 40], (k1, k2)
+
+
 def test_pictures_show_the_actions_left():
     state = ludens.load("hex", size=5, protocol="12*").new_initial_state()
     state.apply("a1")
