@@ -68,6 +68,14 @@ class Section:
 
 PROTOCOLS = ("1*", "12*", "2*", "1234+")
 
+# The games whose protocols count moves (RULES.md, numeric protocols on every game), each on the
+# board of its own section above (so its 1* row is that section's row, played once).
+MOVE_GAMES = (("symple", {"size": 9, "penalty": 4, "privilege": True}, 120, "Symple 9, P = 4"),
+              ("oust", {"board": "hexhex", "size": 7}, 150, "Oust hexhex 7"),
+              ("wunchunk", {"opening": "pie"}, 150, "Wunchunk 6, pie"),
+              ("storisende", {"size": 5}, 150, "Storisende 5"))
+MOVE_PROTOCOLS = ("12*", "2*")
+
 
 def storisende_setups(game: ludens.Game, traces: list[GameTrace]) -> list[Record]:
     """Storisende's games grouped by the size of the pie setup the first seat
@@ -107,6 +115,8 @@ def sections(scale: float, simulations: Optional[int] = None) -> list[Section]:
                          row("oust", {"board": "square", "size": 11}, 150, 300)]),
         Section("wunchunk", [row("wunchunk", {"opening": o}, 150, 300) for o in ("pie", "balance")]),
         Section("storisende", [row("storisende", {"size": 5}, 150, 300)], extra=storisende_setups),
+        Section("moves", [row(g, {**params, **({"protocol": p} if p != "1*" else {})}, n, 300)
+                          for g, params, n, _ in MOVE_GAMES for p in ("1*",) + MOVE_PROTOCOLS]),
     ]
 
 
@@ -246,14 +256,18 @@ def verdict_12(rows: list[Row], results: list[dict[str, Any]], game: str) -> lis
     return [text, ""]
 
 
+def against(b: Record, base: Record) -> str:
+    """How ``b`` stands to ``base`` by their 95 % intervals."""
+    return "lower than" if b["high"] < base["low"] else "higher than" if b["low"] > base["high"] else "level with"
+
+
 def verdict_suffer(rows: list[Row], results: list[dict[str, Any]], game: str) -> list[str]:
     by = {(r.params["protocol"], r.params["swap"]): res["table"] for r, res in zip(rows, results)}
     parts = []
     base = metric(by[("1*", True)], "balance")
     for p in PROTOCOLS[1:]:
         b = metric(by[(p, True)], "balance")
-        word = "lower than" if b["high"] < base["low"] else "higher than" if b["low"] > base["high"] else "level with"
-        parts.append(f"``{p}`` {fmt(b)} ({word} ``1*``)")
+        parts.append(f"``{p}`` {fmt(b)} ({against(b, base)} ``1*``)")
     return [f"*Claim* (seed 000): \"a game not designed for a particular protocol will suffer\". Balance with "
             f"the swap is {fmt(base)} under ``1*``; " + "; ".join(parts) + ". Balance and the value metrics "
             "measure fairness and tension, not strategic depth, so they can **neither support nor refute** "
@@ -294,7 +308,8 @@ def write_page(out: Path, images: Path, cache: dict[str, Any], secs: list[Sectio
     lines += [
         "What a protocol or a parameter does to a game under competent play, measured with "
         ":func:`ludens.evaluate` (see :doc:`analysis` for every metric's definition). Each row is a set of "
-        "self-play games of the default MCTS at a fixed number of simulations per decision; every figure "
+        "self-play games of the default MCTS (the tuned search of :doc:`strength`: RAVE on every game, and "
+        "Hex's and Hox's priors and rollout policy) at a fixed number of simulations per decision; every figure "
         "has its 95 % interval (Wilson for rates, normal for means, bootstrap for balance). The budgets "
         "are small (a few hundred simulations), so these are statements about games between modest "
         "players; stronger search may judge a rule differently.", "",
@@ -366,15 +381,11 @@ def write_page(out: Path, images: Path, cache: dict[str, Any], secs: list[Sectio
     # Storisende.
     lines += storisende_section(rows["storisende"], res["storisende"])
 
+    # Protocols on the games that count moves.
+    lines += moves_section(rows["moves"], res["moves"])
+
     # Branching.
     lines += branching_section(rows["hex"], res["hex"], cache, seed, bn)
-
-    lines += heading("Not yet in the atlas", "-")
-    lines += ["Protocols on Symple, Oust, Wunchunk and Storisende (a numeric ``protocol=`` counting their "
-              "moves) were not in ludens when these rows were played; they landed just after. The atlas measures these games under their own "
-              "rules only; their protocol rows are added to ``sections`` in ``bench/atlas.py`` once the "
-              "parameter exists, and a rerun of the script plays just the new rows. Storisende's pie size is not a parameter: the table above groups the games by the "
-              "size the first seat chose. The stronger search (once it lands) is not yet a row.", ""]
     with replacing(str(out)) as f:
         f.write(("\n".join(lines).rstrip() + "\n").encode())
 
@@ -432,6 +443,42 @@ def storisende_section(rows: list[Row], results: list[dict[str, Any]]) -> list[s
     out += simple_table(rows, [res], lambda r: ["all"], ["setup"], names[0])
     out += ["The seed (001) makes no numeric claim about the setup; the table shows which sizes the bot "
             "chooses and whether the swap then evens the game.", ""]
+    return out
+
+
+def moves_section(rows: list[Row], results: list[dict[str, Any]]) -> list[str]:
+    out = heading("Protocols on Symple, Oust, Wunchunk and Storisende", "-")
+    titles = {g: t for g, _, _, t in MOVE_GAMES}
+    games = "; ".join(f"{titles[g]}: {n}" for g, n in dict((r.game, r.n) for r in rows).items())
+    out += [f"Self-play games per row ({games}), ``{rows[0].spec()}``; value (95 % interval). CPU time of "
+            f"the section: {sum(res['cpu'] for res in results):,.0f} s. A protocol counts these games' "
+            "*moves* (a plant or a grow, a capture chain, a chunk-count placement, a stack move), as "
+            "Progressive Chess counts chess moves; the pie setups and swaps take no entry. Each game is on "
+            "the board of its own section above, whose row is its ``1*`` row here.", ""]
+    body, verdicts = [], []
+    per_game = len(MOVE_PROTOCOLS) + 1
+    for k in range(0, len(rows), per_game):
+        group = list(zip(rows[k:k + per_game], results[k:k + per_game]))
+        base = metric(group[0][1]["table"], "balance")
+        words = []
+        for row, res in group:
+            t = res["table"]
+            protocol = row.params.get("protocol", "1*")
+            body.append([titles[row.game], f"``{protocol}``", fmt(metric(t, "win_seat", "seat 0")),
+                         fmt(metric(t, "balance")), fmt(metric(t, "drawishness")),
+                         fmt(metric(t, "duration_turns")), fmt(metric(t, "branching_decision"), 1),
+                         fmt(metric(t, "branching_turn"), 0), fmt(metric(t, "decisiveness"))])
+            if protocol != "1*":
+                words.append(f"``{protocol}`` {against(metric(t, 'balance'), base)} ``1*``")
+        verdicts.append(f"{titles[group[0][0].game]}: " + ", ".join(words))
+    out += list_table(["game", "protocol", "first seat wins", "balance", "draws", "turns", "actions / decision",
+                       "sequences / turn", "decisiveness"], body)
+    out += ["*Claim* (seed 000): \"in theory, one can apply a movement protocol such as 12* to any game\", "
+            "and \"a game not designed for a particular protocol will suffer\". The first holds: every game "
+            "plays to its end under both protocols. For the second, balance (1 = even seats) by the "
+            "intervals: " + "; ".join(verdicts) + ". As with Hex and Hox, balance measures fairness, not "
+            "depth: it can **neither support nor refute** the claim as stated, only show where a protocol "
+            "leaves one seat ahead.", ""]
     return out
 
 

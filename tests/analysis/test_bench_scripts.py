@@ -44,20 +44,23 @@ def test_bench_atlas_writes_the_page_and_reruns_from_its_cache(tmp_path):
     assert p.returncode == 0, p.stdout + p.stderr
     page = (tmp_path / "atlas.rst").read_text()
     for title in ("Hex 9 under four protocols", "Hox 9 under four protocols", "Tip-Top-Toe", "Symple 9",
-                  "Oust", "Wunchunk", "Storisende", "The branching explosion"):
+                  "Oust", "Wunchunk", "Storisende", "The branching explosion",
+                  "Protocols on Symple, Oust, Wunchunk and Storisende"):
         assert title in page
-    assert page.count("*Claim*") >= 8 and "python bench/atlas.py --scale 0.01 --simulations 3" in page
+    assert page.count("*Claim*") >= 9 and "python bench/atlas.py --scale 0.01 --simulations 3" in page
     assert sorted(x.name for x in (tmp_path / "images").iterdir()) == ["atlas-hex.png", "atlas-hox.png",
                                                                        "atlas-symple.png"]
     rows = json.loads((tmp_path / "rows.json").read_text())
-    assert len([k for k in rows if not k.startswith("_")]) == 16 + 2 + 10 + 2 + 2 + 1 + 4
+    # The sections' rows, 12* and 2* on the four games that count moves (whose 1* rows are their
+    # own sections' rows, played once), and the branching counts.
+    assert len([k for k in rows if not k.startswith("_")]) == 16 + 2 + 10 + 2 + 2 + 1 + 4 * 2 + 4
     # A rerun plays nothing and writes the same page.
     again = run("atlas.py", *args)
     assert again.returncode == 0 and "(0 rows played" in again.stdout
     assert (tmp_path / "atlas.rst").read_text() == page
     # A changed budget is a new row, played on its own.
     listed = run("atlas.py", "--list", *args[:2], "--simulations", "4", "--cache", str(tmp_path / "rows.json"))
-    assert listed.stdout.count("missing") == 16 + 2 + 10 + 2 + 2 + 1 and "cached" not in listed.stdout
+    assert listed.stdout.count("missing") == 16 + 2 + 10 + 2 + 2 + 1 + 4 * 3 and "cached" not in listed.stdout
 
 
 def test_bench_levels_at_a_tiny_size():
