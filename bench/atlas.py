@@ -473,10 +473,20 @@ def moves_section(rows: list[Row], results: list[dict[str, Any]]) -> list[str]:
         verdicts.append(f"{titles[group[0][0].game]}: " + ", ".join(words))
     out += list_table(["game", "protocol", "first seat wins", "balance", "draws", "turns", "actions / decision",
                        "sequences / turn", "decisiveness"], body)
+    cut = {}                            # games cut at the game's ply limit, by row
+    for r, res in zip(rows, results):
+        k = round(metric(res["table"], "truncation")["value"] * r.n)
+        if k:
+            cut[f"{titles[r.game]} ``{r.params.get('protocol', '1*')}``"] = k
+    total = sum(r.n for r in rows)
+    first = ("The first holds for these four: every game of every row played to its end." if not cut else
+             f"The first holds for these four: {total - sum(cut.values())} of the {total} games played to "
+             "their end, the rest were cut at the game's ply limit (" +
+             ", ".join(f"{k} in {where}" for where, k in cut.items()) + ").")
     out += ["*Claim* (seed 000): \"in theory, one can apply a movement protocol such as 12* to any game\", "
-            "and \"a game not designed for a particular protocol will suffer\". The first holds: every game "
-            "plays to its end under both protocols. For the second, balance (1 = even seats) by the "
-            "intervals: " + "; ".join(verdicts) + ". As with Hex and Hox, balance measures fairness, not "
+            f"and \"a game not designed for a particular protocol will suffer\". {first} For the second, balance "
+            "(1 = even seats) by the intervals: " + "; ".join(verdicts)
+            + ". As with Hex and Hox, balance measures fairness, not "
             "depth: it can **neither support nor refute** the claim as stated, only show where a protocol "
             "leaves one seat ahead.", ""]
     return out
