@@ -32,6 +32,11 @@ from libc.stdint cimport int8_t, int32_t, uint32_t, uint64_t
 from ludens._rng cimport splitmix64_mix
 from ludens._state cimport Header, SeatKeys, set_to_move
 
+cdef extern from *:
+    # Cython's own branch hints (__builtin_expect where the compiler has it).
+    bint likely(bint) nogil
+    bint unlikely(bint) nogil
+
 cdef enum:
     PROTOCOL_MAX_DIGITS = 32
     # The keys and entries of the first turns' phases, worked out once (protocol_set): a
@@ -137,7 +142,7 @@ cdef inline bint protocol_move_done(Header* h, const Protocol* p, const SeatKeys
     """The mover's move is complete and the game goes on: count it.  True if the
     turn goes on (the same colour makes its next move); else the turn is over
     and ``next_colour`` moves."""
-    if p.single:                 # the base game's turns: no protocol key, the move passes on
+    if likely(p.single):         # the base game's turns: no protocol key, the move passes on
         h.proto_turn += 1
         h.move_plies = 0
         h.turn_plies = 0
@@ -148,7 +153,7 @@ cdef inline bint protocol_move_done(Header* h, const Protocol* p, const SeatKeys
     # counted out of line (through the pointer protocol_set leaves): inlined, its key
     # arithmetic made the games' own moves too big to inline in their playouts (1* 9 % slower).
     cdef int32_t phase = protocol_phase(p, h.proto_turn), moves = h.turn_moves + 1
-    if p.upto or <uint32_t>phase >= TABLE_PHASES or moves >= TABLE_MOVES:
+    if unlikely(p.upto or <uint32_t>phase >= TABLE_PHASES or moves >= TABLE_MOVES):
         return p.count_move(h, p, keys, next_colour)
     h.hash ^= p.keys[phase][moves - 1]
     h.move_plies = 0
