@@ -1032,3 +1032,13 @@ def test_under_1_star_the_hash_is_the_base_games():
         s.apply(move)
         assert s.hash == hash_from_scratch(s)
     assert "turn" not in s.to_json()
+
+
+def test_a_position_inside_a_grow_is_refused_not_misread():
+    # Under 1* as under a protocol, to_json marks a grow under way and new_state refuses it.
+    s = position([". . .", ". . .", "W . W"], grown=True)
+    s.apply_action(s.string_to_action("a2"))            # a grow: c1's chain may still grow
+    pos = s.to_json()
+    assert s.turn_plies == 1 and pos["move_plies"] == 1
+    with pytest.raises(ludens.PositionError, match="move_plies must be 0"):
+        s.game.new_state(pos)

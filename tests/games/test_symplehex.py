@@ -215,3 +215,13 @@ def test_turn_counts_match_the_generic_search():
                 acts = s.legal_actions()
                 s.apply_action(acts[rng.below(len(acts))])
     assert checked > 100
+
+
+def test_a_position_inside_a_grow_is_refused_not_misread():
+    s = position({"a1": 1, "e1": 1, "c5": 2}, to_move=0, grown=True)
+    s.apply_action(s.string_to_action("b1"))            # a grow under way: e1's chain may still grow
+    pos = s.to_json()
+    assert s.turn_plies == 1 and pos["turn_plies"] == 1
+    with pytest.raises(ludens.PositionError, match="inside a grow"):
+        s.game.new_state(pos)
+    assert "turn_plies" not in position({"a1": 1}, to_move=1).to_json()

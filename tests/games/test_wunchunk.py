@@ -683,6 +683,57 @@ def test_positions_between_moves_round_trip():
     assert pos["turn_moves"] == 1 and s.turn_plies == 1
     t = g.new_state(pos)
     assert t.hash == s.hash and t.legal_actions().tolist() == s.legal_actions().tolist()
-    for bad in ({"turn_moves": 2}, {"turn_moves": 1, "passes": 1}):
-        with pytest.raises(ludens.PositionError, match="turn_moves"):
-            g.new_state({**pos, **bad})
+    with pytest.raises(ludens.PositionError, match="turn_moves"):
+        g.new_state({**pos, "turn_moves": 2})
+    with pytest.raises(ludens.PositionError, match="turn_moves and placed must be 0"):
+        g.new_state({"board": {cell: 1 for cell in g.board.names}, "to_move": -1, "turn_moves": 1})
+    with pytest.raises(ludens.PositionError, match="limit must be 1"):
+        g.new_state({**pos, "limit": 2})
+
+
+def test_a_turn_after_a_pass_turn_reads_back_between_its_moves():
+    # passes counts the pass turns before this turn: a turn under way after one is no error.
+    g = game(protocol="12*")
+    s = g.new_initial_state()
+    s.apply("pass")
+    s.apply_action(s.string_to_action("2i1"))          # player 1's turn of two moves: one done
+    pos = s.to_json()
+    assert pos["passes"] == 1 and pos["turn_moves"] == 1 and s.current_player == 1
+    t = g.new_state(pos)
+    assert t.to_json() == pos and t.hash == s.hash
+    assert t.legal_actions().tolist() == s.legal_actions().tolist()
+
+
+@pytest.mark.parametrize("params", [{}, {"protocol": "2*"}, {"opening": "balance"}])
+def test_positions_inside_a_move_read_back_with_placed_and_limit(params):
+    # The move's limit is fixed at its start: the board alone cannot tell it mid-move.
+    g = game(**params)
+    rng = random.Random(5)
+    seen = 0
+    for _ in range(20):
+        s = g.new_initial_state()
+        while not s.is_terminal():
+            pos = s.to_json()
+            if pos.get("placed"):
+                seen += 1
+                t = g.new_state(pos)
+                assert t.to_json() == pos and t.hash == s.hash == hash_from_scratch(t)
+                assert t.legal_actions().tolist() == s.legal_actions().tolist()
+            s.apply_action(rng.choice(s.legal_actions().tolist()))
+    assert seen > 20
+
+
+def test_positions_inside_a_move_refuse_a_missing_or_impossible_limit():
+    g = game()
+    s = position(g, {1: "a1 a2 a4 a5", 2: "e1 e2"})
+    s.apply_action(s.string_to_action("2i5"))
+    pos = s.to_json()
+    assert pos["placed"] == 1 and pos["limit"] == 2
+    without = {k: v for k, v in pos.items() if k != "limit"}
+    with pytest.raises(ludens.PositionError, match="placed is given without limit"):
+        g.new_state(without)
+    with pytest.raises(ludens.PositionError, match="limit"):
+        g.new_state({**pos, "limit": 1})              # the move would be over already
+    with pytest.raises(ludens.PositionError, match="only 7 stone"):
+        g.new_state({**pos, "placed": 8, "limit": 9})
+    assert g.new_state(pos).to_json() == pos

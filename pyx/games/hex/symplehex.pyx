@@ -210,7 +210,8 @@ cdef class SympleHexGame(Game):
     def _core_from_position(self, reader):
         """Board (cell -> colour digit 1 or 2), ``to_move`` (seat, -1 when over) and
         optionally ``grown`` (inferred when absent: a chain of two or more stones
-        can only come from a grow)."""
+        can only come from a grow).  A position inside a grow (``turn_plies`` above
+        0, as ``to_json`` writes it there) is refused: the grow's state is not read."""
         cdef SymHexCore s
         _reset(&s, &self.g)
         cells = reader.digits(2)
@@ -221,6 +222,8 @@ cdef class SympleHexGame(Game):
         if len(connected) > 1:
             raise reader.fail("both colours have connected their edges")
         grow_read_grown(&s.gc, reader, cells)
+        if reader.integer("turn_plies", 0, 0, (1 << 30) - 1):
+            raise reader.fail("turn_plies must be 0: a position is read between turns, not inside a grow")
         to_move = reader.to_move()
         if connected:
             s.winner = connected.pop()
@@ -236,7 +239,9 @@ cdef class SympleHexState(GrowState):
     """A Symple Hex position, possibly in the middle of a grow."""
 
     def _json_extra(self):
-        return {"grown": bool(self._gs().grown)}
+        cdef GrowCore* s = self._gs()
+        # Inside a grow, turn_plies says so: new_state refuses the position rather than misread it.
+        return {"grown": bool(s.grown), **({"turn_plies": s.h.turn_plies} if s.h.turn_plies else {})}
 
     # Symple's whole-turn combinatorics (ludens._grow) treat a grow as a set of
     # stones; a grow that may connect in its middle ends at the connecting stone,

@@ -323,6 +323,8 @@ cdef class SympleState(GrowState):
         extra["scores"] = [s.ch.stones[k] - p * s.ch.chains[k] for k in range(2)]
         extra.update(protocols.move_json_fields(self.game.params["protocol"], s.h.proto_turn, s.h.turn_moves,
                                                 s.h.move_plies))
+        if s.h.move_plies:      # a grow under way, under 1* too: new_state refuses it, not misreads it
+            extra["move_plies"] = s.h.move_plies
         return extra
 
     def moves_left(self):

@@ -462,8 +462,10 @@ cdef class WunchunkGame(Game):
 
         Optional fields: ``swapped`` (pie swap taken), ``passes`` (pass turns in
         succession before this turn), ``turn`` (turns completed, a swap included;
-        without it the opening is over) and, under a protocol, ``turn_moves``
-        (moves complete in this turn).  The position is at the start of a move.
+        without it the opening is over), under a protocol ``turn_moves`` (moves
+        complete in this turn), and in the middle of a move ``placed`` (its stones
+        placed so far) with ``limit`` (the mover's chunks when the move began,
+        which the board no longer tells); without them the move is starting.
         """
         cdef WunCore s
         cdef int32_t P = self.g.nplayers, n = self.g.ncells, c
@@ -490,12 +492,25 @@ cdef class WunchunkGame(Game):
         s.turn = turn
         s.h.proto_turn = turn - swapped          # a swap takes no protocol entry
         moves = reader.integer("turn_moves", 0, 0, protocol_actions(&self.g.proto, s.h.proto_turn) - 1)
-        if moves and (over or passes):
-            raise reader.fail("turn_moves must be 0 " + ("once the game is over" if over else
-                                                         "after a pass turn (a pass ends the turn)"))
-        s.h.turn_moves = s.h.turn_plies = moves
+        placed = reader.integer("placed", 0, 0, n - 1)
+        if (moves or placed) and over:
+            raise reader.fail("turn_moves and placed must be 0 once the game is over")
         s.h.to_move = -1 if over else (to_move ^ swapped)
         s.limit = 0 if over else _chunks(&s, s.h.to_move)
+        if placed:
+            # The move's limit was fixed at its start; the stones placed since may have
+            # changed the mover's chunk count, so the position must say it.
+            if "limit" not in reader.position:
+                raise reader.fail("placed is given without limit (the mover's chunks when the move began)")
+            s.limit = reader.integer("limit", 0, placed + 1, n)
+            if placed > n - s.empty:
+                raise reader.fail(f"placed is {placed}, but only {n - s.empty} stone(s) are on the board")
+        elif "limit" in reader.position and not over and reader.integer("limit", 0, 0, n) != s.limit:
+            raise reader.fail(f"limit must be {s.limit} at the start of a move: the mover's chunk count")
+        s.placed = placed
+        s.h.turn_moves = moves
+        s.h.move_plies = placed
+        s.h.turn_plies = moves + placed     # some actions of the turn are taken: no pass, no swap now
         if self.g.balance and not over and turn <= P:
             self._check_balance_reach(reader, &s)
         s.h.hash = wunchunk_hash_full(&s, &self.g)
@@ -514,16 +529,24 @@ cdef class WunchunkGame(Game):
         chunks at every later turn start.
         """
         cdef int32_t P = self.g.nplayers, t, placed = 0
+        cdef int32_t buf[WUNCHUNK_MAX_PLAYERS * MAX_CELLS + 2]      # placements, end, swap
         if s.h.to_move != s.turn % P:
             raise reader.fail(f"in the balance opening player {s.turn % P} moves at turn {s.turn}")
         potential = [2 * _chunks(s, k) + s.hist.count[k][1] for k in range(P)]
         for t in range(s.turn, P):
-            placed += (potential[t % P] + placed) // 2
-        bound = _chunks(s, 0) if s.turn == P else (potential[0] + placed) // 2
+            # A move under way places exactly the stones its limit leaves.
+            placed += s.limit - s.placed if t == s.turn and s.placed else (potential[t % P] + placed) // 2
+        if s.turn < P:
+            bound = (potential[0] + placed) // 2
+        else:
+            bound = s.limit if s.placed else _chunks(s, 0)
         if bound > BALANCE_CHUNKS:
             when = "has the balance turn with" if s.turn == P else "could reach the balance turn with up to"
             raise reader.fail(f"colour 1 {when} {bound} chunks; positions in the balance opening are "
                               f"limited to {BALANCE_CHUNKS}")
+        if s.turn == P and s.placed and wunchunk_legal(s, &self.g, buf) == 0:
+            raise reader.fail(f"in the balance turn colour 1 can no longer end with one chunk in the "
+                              f"{s.limit - s.placed} stone(s) left")
 
 
 def _MAX_TURNS(int n, int P):
