@@ -76,6 +76,7 @@ ctypedef struct GrowTables:
     int32_t nnbrs                 # SQUARE_NBRS, or RHOMBUS_NBRS: also (q + 1, r - 1) and (q - 1, r + 1)
     int32_t end_action
     int32_t pass_action           # the action ``pass`` (Symple's passing=True), -1 without passing
+    int32_t passing               # 1 with passing, else 0
     int32_t privilege             # colour 1's grow-then-plant privilege is played (Symple's privilege=)
     int16_t nb[CHAIN_MAX_CELLS][GROW_MAX_NBRS]   # neighbours, NOWHERE beyond nnbrs or off the board
     uint64_t not_first_col[GROW_WORDS]           # cells not in the first column
@@ -387,8 +388,8 @@ cdef inline int32_t grow_playout_draw(const GrowCore* s, const GrowTables* g, Rn
     cdef int32_t n, i, w
     if s.phase == START:
         n = g.ncells - s.ch.stones[0] - s.ch.stones[1]
-        i = playout_draw(rng, st, n + (g.pass_action >= 0))     # the empty cells, then pass
-        if i == n:
+        i = playout_draw(rng, st, n + g.passing)   # the empty cells, then pass
+        if i == n:                                  # (never without passing: i < n)
             return g.pass_action
         return -1 if i < 0 else bits_select(s.empty, empty_count, g.nwords, i)
     if s.phase == GROW:
@@ -412,6 +413,7 @@ cdef inline void grow_geom_fill(GrowTables* g, Board board, int32_t n, bint hex,
     g.nnbrs = RHOMBUS_NBRS if hex else SQUARE_NBRS
     g.end_action = end_action
     g.pass_action = -1
+    g.passing = 0
     g.privilege = 1
     g.z_passed = 0
     for c in range(n * n):
@@ -579,7 +581,7 @@ cdef inline void grow_playout(void* core, const void* geom, Rng* rng, int32_t ma
         a = grow_playout_draw(s, g, rng, st, empty_count)
         if a < 0:
             return
-        if a != g.end_action and a != g.pass_action:
+        if a < g.ncells:        # not END, not pass: the action fills its cell
             empty_count[a >> 6] -= 1
         play(core, geom, a, members)
         playout_applied(&s.h, st)

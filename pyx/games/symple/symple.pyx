@@ -63,19 +63,6 @@ cdef inline const Protocol* _proto(const GrowTables* g) noexcept nogil:
     return &(<const SympleTables*>g).proto
 
 
-cdef void _end_move(SympleCore* s, const GrowTables* g) noexcept nogil:
-    """A plant or grow is complete: the game ends on a full board, else the protocol
-    says whether the mover's turn goes on."""
-    grow_finish_turn(s, g)
-    if s.passed:                    # a move that was not a pass: the next pass does not end the game
-        s.passed = 0
-        s.h.hash ^= g.z_passed
-    if s.ch.stones[0] + s.ch.stones[1] == g.ncells:
-        protocol_game_over(&s.h, _proto(g), &g.keys)
-    else:
-        protocol_move_done(&s.h, _proto(g), &g.keys, 1 - s.h.to_move)
-
-
 cdef void _pass(SympleCore* s, const GrowTables* g) noexcept nogil:
     """PASS (passing=True) ends the turn; it is a pass turn when it was the turn's first
     move, and a second pass turn in succession ends the game."""
@@ -91,29 +78,39 @@ cdef void _pass(SympleCore* s, const GrowTables* g) noexcept nogil:
         protocol_close(&s.h, _proto(g), &g.keys, 1 - s.h.to_move)
 
 
-# Through a pointer, so the compiler keeps the pass (with the protocol's turn ending) out of
-# the playout's loop: inlined there, it cost every action of Symple 19 playouts about 7
-# instructions (914 against 908 an action).
-cdef void (*_pass_out_of_line)(SympleCore*, const GrowTables*) noexcept nogil
-_pass_out_of_line = _pass
+cdef void _end_move(SympleCore* s, const GrowTables* g, int32_t a) noexcept nogil:
+    """The move ended by the action a is complete: a plant or grow (the game ends on a full
+    board, else the protocol says whether the mover's turn goes on), or a pass.
+
+    The pass is taken here, in this function kept out of the playout's loop, rather than in
+    _play: a call of its own there (even through a pointer, on a path the loop never takes
+    without passing) cost every action of Symple 19 playouts 20 instructions (905 against 885)."""
+    if a == g.pass_action:          # (only at START: grow_is_legal)
+        _pass(s, g)
+        return
+    grow_finish_turn(s, g)
+    if s.passed:                    # a move that was not a pass: the next pass does not end the game
+        s.passed = 0
+        s.h.hash ^= g.z_passed
+    if s.ch.stones[0] + s.ch.stones[1] == g.ncells:
+        protocol_game_over(&s.h, _proto(g), &g.keys)
+    else:
+        protocol_move_done(&s.h, _proto(g), &g.keys, 1 - s.h.to_move)
 
 
 cdef inline void _play(SympleCore* s, const GrowTables* g, int32_t a, uint64_t* members) noexcept nogil:
     cdef int32_t colour = s.h.to_move, n
     cdef int16_t roots[GROW_MAX_NBRS]
-    if a == g.pass_action:          # (only at START: grow_is_legal)
-        _pass_out_of_line(s, g)
-        return
-    if s.phase == START and bit_get(s.libs[colour], a):
+    if s.phase == START and bit_get(s.libs[colour], a):     # (no bit of END or pass is set)
         grow_begin(s, g)            # next to an own chain: this turn is a grow
     if s.phase == GROW:
         n = grow_before_stone(s, g, a, roots, SQUARE_NBRS, members)
         if not grow_after_stone(s, g, a, grow_put_roots(s, g, a, colour, roots, n, SQUARE_NBRS, members)):
-            _end_move(s, g)
-    else:                           # a plant, the privilege's plant, or END
-        if a != g.end_action:
+            _end_move(s, g, a)
+    else:                           # a plant, the privilege's plant, END or pass
+        if a < g.ncells:
             grow_put(s, g, a, colour, SQUARE_NBRS, members)
-        _end_move(s, g)
+        _end_move(s, g, a)
 
 
 # The entries into _play (see grow_apply_fn in ludens/_grow.pxd).
@@ -232,6 +229,7 @@ cdef class SympleGame(Game):
         names = tuple(board.names) + ("end",)
         if params["passing"]:       # its key drawn after the others: the games without passing hash as before
             self.g.grow.pass_action = n * n + 1
+            self.g.grow.passing = 1
             self.g.grow.z_passed = splitmix64(&x)
             names += ("pass",)
         # The protocol's keys last (under 1* they are never used: the hash is the base game's).
