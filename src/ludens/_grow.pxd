@@ -76,7 +76,7 @@ ctypedef struct GrowTables:
     int32_t nnbrs                 # SQUARE_NBRS, or RHOMBUS_NBRS: also (q + 1, r - 1) and (q - 1, r + 1)
     int32_t end_action
     int32_t pass_action           # the action ``pass`` (Symple's passing=True), -1 without passing
-    int32_t passing               # 1 with passing, else 0
+    int32_t passing               # 1 with passing, else 0 (the playout's draw: cheaper there than pass_action >= 0)
     int32_t privilege             # colour 1's grow-then-plant privilege is played (Symple's privilege=)
     int16_t nb[CHAIN_MAX_CELLS][GROW_MAX_NBRS]   # neighbours, NOWHERE beyond nnbrs or off the board
     uint64_t not_first_col[GROW_WORDS]           # cells not in the first column
@@ -565,7 +565,7 @@ cdef inline void grow_members_fill(const GrowCore* s, const GrowTables* g, uint6
 cdef inline void grow_playout(void* core, const void* geom, Rng* rng, int32_t max_plies, PlayoutStats* st,
                               grow_apply_fn play) noexcept nogil:
     """A random playout with the generic one's draws, without building the legal
-    list.  Every action but END fills its cell, so the empty cells per word are
+    list.  Every action but END and pass fills its cell, so the empty cells per word are
     counted once and then kept up to date here; so are the stones of each chain
     as bitsets (``members``, which the game's ``play`` keeps through
     ``grow_put_roots`` and reads in ``grow_before_stone``), so a growing chain's
