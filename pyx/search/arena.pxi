@@ -70,6 +70,8 @@ cdef void tree_free(Tree* T) noexcept nogil:
     free(T.amaf_n); free(T.amaf_w); free(T.mast_n); free(T.mast_w); free(T.weights); free(T.rec); free(T.mark)
     T.amaf_n = NULL; T.amaf_w = NULL; T.mast_n = NULL; T.mast_w = NULL; T.weights = NULL; T.rec = NULL
     T.mark = NULL
+    free(T.placed)
+    T.placed = NULL
     T.amaf_cap = 0
     T.rec_cap = 0
     free(T.gmap); free(T.gstamp); free(T.tt_edge); free(T.tt_link); free(T.tt_key); free(T.tt_slots); free(T.path)

@@ -1,8 +1,10 @@
 # The enhanced UCT (a part of ludens._mcts, included by mcts.pyx): RAVE,
 # progressive bias from the game's priors, progressive widening, and rollouts
 # the search plays itself (so that it sees every action) guided by MAST and the
-# game's rollout policy.  Classic UCT (uct.pxi) never comes here: a search
-# whose settings are all off runs exactly as before.
+# game's rollout policy -- or, when neither is on, the game's own shortcut
+# rollout, with RAVE's marks read off the board (Rules.placed) where a game
+# can tell them.  Classic UCT (uct.pxi) never comes here: a search whose
+# settings are all off runs exactly as before.
 #
 # RAVE: every child keeps, beside its own visits, AMAF statistics: how often
 # its action was played later in a simulation through its parent by the
@@ -131,7 +133,8 @@ cdef int32_t select_strong(Tree* T, const Shared* S, int32_t i) noexcept nogil:
     cdef Node* x = &T.nodes[i]
     cdef int32_t p = x.mover, P = S.P, j, c, pc, best = x.first, n, npos, m, r = i, k, limit = widened(S, x)
     cdef int64_t base = <int64_t>p * S.A
-    cdef double logn, q, beta, score, aw, top = -1e300
+    cdef double logn, bm, score, den, aw = 0.0, top = -1e300, top_den = 1.0
+    cdef bint explore = S.c_uct > 0, bias = S.prior_bias > 0
     if S.rave <= 0 and x.ntried < limit:
         x.ntried += 1
         return x.first + x.ntried - 1
@@ -143,10 +146,12 @@ cdef int32_t select_strong(Tree* T, const Shared* S, int32_t i) noexcept nogil:
         pc = position_of(T, S, c)
         n = edge_visits(T, S, c)
         npos = T.nodes[pc].visits
+        den = 1.0
         if T.nodes[pc].flags & F_PROVEN:
             score = T.pv[<int64_t>pc * P + p]
         else:
             m = 0
+            aw = 0.0
             if S.rave > 0:
                 k = c
                 if r != i:
@@ -156,13 +161,23 @@ cdef int32_t select_strong(Tree* T, const Shared* S, int32_t i) noexcept nogil:
                     aw = T.amaf_w[k]
             if npos == 0 and m == 0:
                 return c                    # first play of a child with nothing known
-            q = T.W[<int64_t>pc * P + p] / npos if npos > 0 else 0.0
-            if m > 0:
-                beta = m / (m + npos + S.rave * m * <double>npos)
-                q = (1.0 - beta) * q + beta * aw / m
-            score = q + S.c_uct * sqrt(logn / (n if n > 0 else 1)) + S.prior_bias * T.nodes[c].prior / (n + 1)
-        if score > top:
+            # (1 - beta) * W / npos + beta * aw / m with beta = m / D, D = m +
+            # npos + b*m*npos, is ((1 + b*m) * W + aw) / D (W and aw are 0
+            # without visits of their kind): a fraction score / den, compared
+            # as one (no division) unless a term is added.
+            bm = S.rave * m
+            score = (1.0 + bm) * T.W[<int64_t>pc * P + p] + aw
+            den = m + npos + bm * npos
+            if explore or bias:
+                score /= den
+                den = 1.0
+                if explore:
+                    score += S.c_uct * sqrt(logn / (n if n > 0 else 1))
+                if bias:
+                    score += S.prior_bias * T.nodes[c].prior / (n + 1)
+        if score * top_den > top * den:     # score / den > top / top_den (both dens > 0)
             top = score
+            top_den = den
             best = c
     return best
 
@@ -237,6 +252,33 @@ cdef int32_t strong_rollout(Tree* T, const Shared* S, int32_t max_plies, int32_t
     return plies
 
 
+cdef int32_t shortcut_rollout(Tree* T, const Shared* S, int32_t max_plies) noexcept nogil:
+    """A rollout from T.core by the game's own shortcut (classic UCT's), when
+    no setting needs to choose its actions: T.value gets the returns; with
+    RAVE, T.rec the actions played (those whose stone the board gained, by
+    Rules.placed; the seat: the stone's colour under the final swap) and their
+    seats.  Returns how many."""
+    cdef int8_t* before = T.placed
+    cdef int8_t* after = T.placed + S.A
+    cdef int32_t a, n = 0, swapped
+    if S.rave <= 0:
+        rollout(T, S, max_plies)
+        return 0
+    memset(T.placed, -1, 2 * S.A)
+    S.R.placed(T.core, S.geom, before)
+    rollout(T, S, max_plies)
+    if T.stuck:
+        return 0
+    S.R.placed(T.core, S.geom, after)
+    swapped = (<const Header*>T.core).swapped
+    for a in range(S.A):
+        if before[a] < 0 and after[a] >= 0:
+            T.rec[n] = a
+            T.rec[T.rec_cap + n] = after[a] ^ swapped
+            n += 1
+    return n
+
+
 cdef inline void learn(Tree* T, const Shared* S, int32_t seat, int32_t action) noexcept nogil:
     """One (seat, action) of the simulation: MAST's statistics, and the AMAF mark."""
     cdef int64_t k = <int64_t>seat * S.A + action
@@ -251,8 +293,13 @@ cdef void strong_backup(Tree* T, const Shared* S, int32_t leaf, int32_t nrec) no
     """UCT's backup, then the AMAF statistics of the children of every node on
     the path (actions played after it by its mover, in the tree or the
     rollout) and MAST's of every action of the simulation."""
-    cdef int32_t x = leaf, parent, j, c, p, t, i = T.npath
-    cdef int64_t base
+    cdef int32_t x = leaf, parent, j, p, t, i = T.npath, hit
+    cdef const uint32_t* marks
+    cdef const Node* child
+    cdef int32_t* an
+    cdef float* aw
+    cdef float v
+    cdef uint32_t stamp
     if S.tt:
         tt_backup(T, S, T.value)
     else:
@@ -262,6 +309,7 @@ cdef void strong_backup(Tree* T, const Shared* S, int32_t leaf, int32_t nrec) no
         if T.stamp == 0:                    # the stamps wrapped: start the marks afresh
             memset(T.mark, 0, sizeof(uint32_t) * S.P * S.A)
             T.stamp = 1
+    stamp = T.stamp
     for t in range(nrec):
         learn(T, S, T.rec[T.rec_cap + t], T.rec[t])
     while True:
@@ -277,12 +325,17 @@ cdef void strong_backup(Tree* T, const Shared* S, int32_t leaf, int32_t nrec) no
         p = T.nodes[parent].mover
         learn(T, S, p, T.nodes[x].action)
         if S.rave > 0:
-            base = <int64_t>p * S.A
+            # Branch-free (about half the children are marked, at random), and
+            # over local pointers: the stores must not make GCC reload T's fields.
+            marks = T.mark + <int64_t>p * S.A
+            child = T.nodes + T.nodes[parent].first
+            an = T.amaf_n + T.nodes[parent].first
+            aw = T.amaf_w + T.nodes[parent].first
+            v = <float>T.value[p]
             for j in range(T.nodes[parent].nchildren):
-                c = T.nodes[parent].first + j
-                if T.mark[base + T.nodes[c].action] == T.stamp:
-                    T.amaf_n[c] += 1
-                    T.amaf_w[c] += <float>T.value[p]
+                hit = marks[child[j].action] == stamp
+                an[j] += hit
+                aw[j] += v if hit else 0.0
         x = parent
 
 
@@ -307,7 +360,10 @@ cdef void simulate_strong(Tree* T, const Shared* S) noexcept nogil:
         if x != 0 and T.nodes[x].visits == 0 or not strong_expand(T, S, x):
             if T.stuck:
                 return
-            nrec = strong_rollout(T, S, S.horizon - depth, T.nodes[x].action)
+            if S.shortcut:
+                nrec = shortcut_rollout(T, S, S.horizon - depth)
+            else:
+                nrec = strong_rollout(T, S, S.horizon - depth, T.nodes[x].action)
             if T.stuck:
                 return
             break

@@ -121,9 +121,15 @@ cdef class MCTS:
       orders of a pair of stones meet.  At most 32 more bytes per node.
       Games with repetition rules (Storisende) refuse it.
 
-    Any of them makes the search play its rollouts itself, action by action
-    (it must see every action), which costs more than a game's own shortcut
-    rollout (Hex's fill of the board): measure at equal time.
+    ``mast`` and ``policy`` make the search play its rollouts itself, action
+    by action, which costs more than a game's own shortcut rollout (Hex's
+    fill of the board): measure at equal time.  Without them the enhanced
+    search rolls out as classic UCT does; RAVE then learns what the rollout
+    played from the stones it added (``Rules.placed``: Hex, Hox, Tip-Top-Toe,
+    Symple, Symple Hex), and plays action by action in the games that cannot
+    tell (Oust, Wunchunk, Storisende: stones there move or leave the board).
+    Hex's shortcut fills the board, so its AMAF marks count every stone of
+    the filled board, also those after the game was decided.
 
     Rules the search follows:
 
@@ -262,6 +268,7 @@ cdef class MCTS:
         self.S.policy = policy and game.rules.rollout_policy != NULL
         self.S.grave = grave
         self.S.tt = tt
+        self.S.shortcut = not self.S.policy and mast <= 0 and (rave <= 0 or game.rules.placed != NULL)
         self.trees = <Tree*>malloc(sizeof(Tree) * threads)
         if self.trees == NULL:
             raise MemoryError()
@@ -317,6 +324,10 @@ cdef class MCTS:
             T.mark = <uint32_t*>calloc(n, sizeof(uint32_t))
             T.weights = <float*>malloc(sizeof(float) * max(1, self.S.A))
             if T.mast_n == NULL or T.mast_w == NULL or T.mark == NULL or T.weights == NULL:
+                raise MemoryError()
+        if self.S.strong and self.S.shortcut and self.S.rave > 0 and T.placed == NULL:
+            T.placed = <int8_t*>malloc(2 * max(1, self.S.A))
+            if T.placed == NULL or not record_room(T, self.S.A):
                 raise MemoryError()
         if self.S.grave > 0 and T.gmap == NULL:
             T.gmap = <int32_t*>malloc(sizeof(int32_t) * n)
@@ -598,10 +609,12 @@ cdef class MCTS:
                 c = T.nodes[0].first + j
                 x = &T.nodes[c]
                 pc = position_of(T, &self.S, c)
-                if pc == c:
+                if not self.S.tt:
                     vv[x.action] += x.visits
                     ss[x.action] += T.W[<int64_t>c * P + p]
-                elif T.nodes[pc].visits > 0:      # an alias: its edge's visits at its position's mean
+                elif T.nodes[pc].visits > 0:
+                    # The edge's visits at its position's mean: the position (held by this
+                    # child or by another node) also counts visits that came by other paths.
                     vv[x.action] += edge_visits(T, &self.S, c)
                     ss[x.action] += T.W[<int64_t>pc * P + p] * edge_visits(T, &self.S, c) / T.nodes[pc].visits
                 if T.nodes[pc].flags & F_PROVEN:

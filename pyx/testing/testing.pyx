@@ -10,13 +10,13 @@ bit trick of ludens/_bits.pxd -- so that a test can hold it against an
 independent model.  The engine's modules carry no code for tests.
 """
 
-from libc.stdint cimport int32_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, uint64_t
 from libc.string cimport memcpy
 
 from ludens._bits cimport bit_get
 from ludens._bits cimport select_in_word as bits_select_in_word
 from ludens._grow cimport GROW, GrowCore, GrowState, GrowTables
-from ludens._mcts cimport MCTS, Tree, rollout, simulation_start
+from ludens._mcts cimport MCTS, Tree, rollout, shortcut_rollout, simulation_start
 from ludens._oust cimport Around, OustCore, OustTables, rebuild_derived, refresh_legal
 from ludens._rng cimport Rng, rng_seed
 from ludens._state cimport Game, State
@@ -54,6 +54,30 @@ def rollout_returns(State state, int n, seed, bint exact):
         for p in range(m.S.P):
             total[p] += T.value[p]
     return total / max(n, 1)
+
+
+def placed(State state):
+    """The game's ``Rules.placed`` of ``state``: int8 by action, the colour of
+    the stone each action placed (-1: none), or None for a game without it."""
+    if state.rules.placed == NULL:
+        return None
+    out = np.full(state.game.num_actions, -1, dtype=np.int8)
+    cdef int8_t[::1] view = out
+    state.rules.placed(state.core, state.geom, &view[0])
+    return out
+
+
+def shortcut_marks(State state, seed, bint exact):
+    """One shortcut rollout of the RAVE search (enhanced.pxi) from ``state``:
+    its (action, seat) marks, sorted, and the returns by seat."""
+    cdef MCTS m = MCTS(state, seed=seed, rave=0.001, exact_playouts=exact)
+    cdef Tree* T = &m.trees[0]
+    cdef int32_t n, t
+    assert m.S.shortcut and m.S.R.placed != NULL
+    simulation_start(T, &m.S)
+    n = shortcut_rollout(T, &m.S, m.S.horizon)
+    marks = sorted((T.rec[t], T.rec[T.rec_cap + t]) for t in range(n))
+    return marks, [T.value[t] for t in range(m.S.P)]
 
 
 def long_line(Game game, int plies, seed=1):

@@ -521,6 +521,11 @@ cdef inline bint grow_rules_is_legal(const void* core, const void* geom, int32_t
     return grow_is_legal(<const GrowCore*>core, <const GrowTables*>geom, a)
 
 
+cdef inline void grow_rules_placed(const void* core, const void* geom, int8_t* out) noexcept nogil:
+    # Rules.placed: a stone's action is its cell, and stones stay.
+    memcpy(out, (<const GrowCore*>core).ch.colour, sizeof(int8_t) * (<const GrowTables*>geom).ncells)
+
+
 cdef inline uint64_t grow_rules_hash(const void* core, const void* geom) noexcept nogil:
     return grow_hash(<const GrowCore*>core, <const GrowTables*>geom)
 

@@ -54,6 +54,8 @@ ctypedef struct Shared:     # read-only while trees run
     double widen_a
     double mast             # MAST: probability of the best-valued action in rollouts; 0: off
     bint policy             # rollouts follow the game's Rules.rollout_policy where it has one
+    bint shortcut           # rollouts take the game's own (rollout() of simulation.pxi), not strong_rollout:
+                            # no setting needs their actions one by one (RAVE reads Rules.placed)
     int32_t grave           # GRAVE: AMAF of the closest ancestor with at least this many visits; 0: RAVE's own
     bint tt                 # the transposition table (transpositions.pxi): positions share statistics
 
@@ -87,6 +89,7 @@ ctypedef struct Tree:
     int32_t* rec            # the rollout's actions, then their seats, rec_cap each
     int32_t rec_cap
     uint32_t* mark          # P * num_actions stamps
+    int8_t* placed          # 2 * num_actions: Rules.placed before and after a shortcut rollout (RAVE)
     uint32_t stamp
     # GRAVE, per seat: the reference node of the descent (the closest node of
     # that seat's with enough visits) and its children by action (gmap, valid
@@ -116,6 +119,7 @@ ctypedef struct Tree:
 
 cdef void simulation_start(Tree* T, const Shared* S) noexcept nogil
 cdef void rollout(Tree* T, const Shared* S, int32_t max_plies) noexcept nogil
+cdef int32_t shortcut_rollout(Tree* T, const Shared* S, int32_t max_plies) noexcept nogil
 
 
 cdef class MCTS:

@@ -32,7 +32,7 @@ Conventions every game keeps:
   code path ran.
 """
 
-from libc.stdint cimport int32_t, int64_t, uint8_t, uint64_t
+from libc.stdint cimport int8_t, int32_t, int64_t, uint8_t, uint64_t
 from libc.string cimport memset
 
 from ludens._board cimport Board
@@ -182,6 +182,16 @@ ctypedef void (*prior_fn)(const void* core, const void* geom, const int32_t* act
 ctypedef int32_t (*policy_fn)(const void* core, const void* geom, const int32_t* actions, int32_t n,
                               int32_t last, Rng* rng) noexcept nogil
 
+# What a rollout played, for the search's AMAF statistics (optional; for games
+# whose stones, once placed, stay where they were put): for every action ``a``
+# that places a stone, ``out[a]`` = the colour of its stone on the board now, or
+# -1 when its cell is empty; other entries are left as they are (the search
+# sets all ``num_actions`` to -1 first).  The actions played between two
+# positions of one game are then those whose stone is on the later board and
+# not on the earlier one, so the search (RAVE) can roll out with the game's own
+# shortcut (``rollout``, ``playout``) instead of one action at a time.
+ctypedef void (*placed_fn)(const void* core, const void* geom, int8_t* out) noexcept nogil
+
 ctypedef struct Rules:
     size_t core_size
     legal_fn legal             # sorted legal actions into out (capacity num_actions); returns count
@@ -198,6 +208,7 @@ ctypedef struct Rules:
     rollout_fn rollout         # optional: a rollout for search (ludens._mcts), same distribution only
     prior_fn priors            # optional: game knowledge, a weight per legal action (search priors)
     policy_fn rollout_policy   # optional: game knowledge, the next action of a guided rollout
+    placed_fn placed           # optional: the stones on the board by the action that placed them (AMAF)
     bint misere                # returns negated (misere=True); False in every game's table, the
                                # Game sets it in its own copy (Game._rules_own)
 

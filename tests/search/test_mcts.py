@@ -446,10 +446,11 @@ def test_ctrl_c_interrupts_a_long_search():
 
 @pytest.mark.parametrize("name", sorted(ludens.games()))
 def test_mcts_beats_random_on_every_game(name):
-    # Every registered game (a new one with its defaults until it is given a small board above).
-    result = ludens.match(ludens.load(name, **SMALL.get(name, {})), "mcts:simulations=300", "random", games=2,
+    # Every registered game (a new one with its defaults until it is given a small board above).  Random
+    # play wins a game now and then (Hox 4: about 2 in 100 against this bot), hence 10 games, 9 to win.
+    result = ludens.match(ludens.load(name, **SMALL.get(name, {})), "mcts:simulations=300", "random", games=10,
                           seed=1)
-    assert result.wins == 2, result.table()
+    assert result.wins >= 9, result.table()
 
 
 # -- search rollouts -----------------------------------------------------------

@@ -310,6 +310,17 @@ cdef bint hex_rollout(void* core, const void* geom, Rng* rng, int32_t max_plies,
 include "knowledge.pxi"
 
 
+cdef void hex_placed(const void* core, const void* geom, int8_t* out) noexcept nogil:
+    # Rules.placed: a stone's action is its cell.  hex_rollout's search of the
+    # filled board leaves colour 0's stones it reached marked 2.
+    cdef const HexCore* s = <const HexCore*>core
+    cdef int32_t c
+    cdef int8_t v
+    for c in range((<const HexTables*>geom).ncells):
+        v = s.cell[c]
+        out[c] = 0 if v == 2 else v
+
+
 cdef Rules HEX_RULES = Rules(
     core_size=sizeof(HexCore),
     legal=hex_legal,
@@ -326,6 +337,7 @@ cdef Rules HEX_RULES = Rules(
     rollout=hex_rollout,
     priors=hex_priors,
     rollout_policy=hex_rollout_policy,
+    placed=hex_placed,
     misere=False,
 )
 

@@ -23,7 +23,8 @@ from ludens._chains cimport CHAIN_MAX_CELLS
 from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, RHOMBUS_NBRS, START, GrowCore, GrowTables, GrowState,
                            grow_after_stone, grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn,
                            grow_geom_fill, grow_keys_fill, grow_observe, grow_own_roots, grow_playout, grow_put_roots,
-                           grow_read_grown, grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
+                           grow_read_grown, grow_rules_hash, grow_rules_is_legal, grow_rules_legal,
+                           grow_rules_placed)
 from ludens._rng cimport Rng
 from ludens._state cimport Game, PlayoutStats, Rules, State, set_to_move, two_player_returns
 
@@ -147,6 +148,7 @@ cdef Rules SYMPLEHEX_RULES = Rules(
     rollout=NULL,
     priors=NULL,
     rollout_policy=NULL,
+    placed=grow_rules_placed,
     misere=False,
 )
 

@@ -263,6 +263,7 @@ cdef Rules OUST_RULES = Rules(
     rollout=NULL,
     priors=oust_priors,
     rollout_policy=oust_rollout_policy,
+    placed=NULL,
     misere=False,
 )
 

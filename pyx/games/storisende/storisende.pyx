@@ -372,6 +372,7 @@ cdef Rules STORISENDE_RULES = Rules(
     rollout=NULL,
     priors=storisende_priors,
     rollout_policy=storisende_rollout_policy,
+    placed=NULL,
     misere=False,
 )
 

@@ -29,7 +29,8 @@ from ludens._board cimport Board
 from ludens._grow cimport (GROW, GROW_MAX_NBRS, PLANT, grow_own_roots, SQUARE_NBRS, START, GrowCore, GrowTables, GrowState,
                            grow_after_stone, grow_before_stone, grow_begin, grow_core_clear, grow_finish_turn,
                            grow_geom_fill, grow_keys_fill, grow_observe, grow_playout, grow_put, grow_put_roots,
-                           grow_read_grown, grow_rules_hash, grow_rules_is_legal, grow_rules_legal)
+                           grow_read_grown, grow_rules_hash, grow_rules_is_legal, grow_rules_legal,
+                           grow_rules_placed)
 from ludens._knowledge cimport knowledge_pick, knowledge_priors
 from ludens._protocol cimport (Protocol, protocol_close, protocol_game_over, protocol_hash, protocol_move_done,
                                protocol_set)
@@ -169,6 +170,7 @@ cdef Rules SYMPLE_RULES = Rules(
     rollout=NULL,
     priors=symple_priors,
     rollout_policy=symple_rollout_policy,
+    placed=grow_rules_placed,
     misere=False,
 )
 

@@ -283,6 +283,15 @@ cdef void tiptoptoe_priors(const void* core, const void* geom, const int32_t* ac
         out[j] = w
 
 
+cdef void tiptoptoe_placed(const void* core, const void* geom, int8_t* out) noexcept nogil:
+    # Rules.placed: number k's pieces (all of one colour) stand on its squares.
+    cdef const TttCore* s = <const TttCore*>core
+    cdef const TttTables* g = <const TttTables*>geom
+    cdef int32_t k
+    for k in range(NUMBERS):
+        out[k] = s.cell[g.sq[k][0]]
+
+
 cdef Rules TIPTOPTOE_RULES = Rules(
     core_size=sizeof(TttCore),
     legal=tiptoptoe_legal,
@@ -299,6 +308,7 @@ cdef Rules TIPTOPTOE_RULES = Rules(
     rollout=NULL,
     priors=tiptoptoe_priors,
     rollout_policy=NULL,
+    placed=tiptoptoe_placed,
     misere=False,
 )
 

@@ -366,6 +366,7 @@ cdef Rules WUNCHUNK_RULES = Rules(
     rollout=NULL,
     priors=wunchunk_priors,
     rollout_policy=wunchunk_rollout_policy,
+    placed=NULL,
     misere=False,
 )
 
