@@ -5,6 +5,7 @@
     python bench/strength.py --only hex7,tiptoptoe --simulations 1000 --games 40
     python bench/strength.py --seconds 0.1                    # equal time instead of equal simulations
     python bench/strength.py --only hex11 --vs openspiel      # against OpenSpiel's MCTSBot, equal simulations
+    python bench/strength.py --rates                          # simulations per second, tuned and classic
 
 Each line is one ``ludens.match`` (seats alternating, every game reseeded)
 between ``mcts`` (the game's tuned settings, ``ludens.tuning``) and
@@ -12,12 +13,18 @@ between ``mcts`` (the game's tuned settings, ``ludens.tuning``) and
 each: the wins, draws and losses, the score and the Elo difference with its
 95 % interval.  ``--vs openspiel`` plays OpenSpiel's C++ MCTSBot (random
 rollouts, the same simulations) on native Hex through ludens.openspiel.
-Equal-time figures need an otherwise idle machine; say what else ran.
+``--rates`` plays no games: it prints the simulations per second of both
+searches from each target's initial position (one thread, ``--rate-seconds``
+each, alternating for ``--rounds`` rounds; the medians and their ratio),
+which is what equal time trades against the tuned search's gain per
+simulation.  Equal-time figures and rates need an otherwise idle machine;
+say what else ran.
 """
 
 from __future__ import annotations
 
 import argparse
+import statistics
 import sys
 import time
 
@@ -86,6 +93,21 @@ def against_openspiel(args: argparse.Namespace) -> ludens.MatchResult:
                         games=args.games, seed=args.seed, threads=args.threads)
 
 
+def rates(name: str, args: argparse.Namespace) -> tuple[float, float]:
+    """Median simulations per second of the tuned and the classic search from the target's initial position."""
+    game_name, params = TARGETS[name]
+    game = ludens.load(game_name, **params)
+    state = game.new_initial_state()
+    tuned, classic = [], []
+    for _ in range(args.rounds):
+        for bot, out in ((bots.load("mcts:threads=1"), tuned), (bots.load("mcts:classic,threads=1"), classic)):
+            settings = {**bot.search_settings(game), "simulations": None, "seconds": args.rate_seconds}
+            search = ludens.MCTS(state, seed=1, **settings)
+            search.run()
+            out.append(search.simulations / search.seconds_spent)
+    return statistics.median(tuned), statistics.median(classic)
+
+
 def main(argv: list[str]) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--only", default=",".join(HEADLINE), help="comma-separated targets: " + ", ".join(TARGETS))
@@ -96,7 +118,18 @@ def main(argv: list[str]) -> int:
     p.add_argument("--threads", type=int, default=1, help="games at once (each search has one thread)")
     p.add_argument("--vs", choices=("classic", "openspiel"), default="classic")
     p.add_argument("--size", type=int, default=11, help="Hex board side for --vs openspiel")
+    p.add_argument("--rates", action="store_true", help="simulations per second instead of games")
+    p.add_argument("--rate-seconds", type=float, default=1.0, help="--rates: seconds per search")
+    p.add_argument("--rounds", type=int, default=3, help="--rates: alternating rounds")
     args = p.parse_args(argv)
+    if args.rates:
+        for name in args.only.split(","):
+            if name not in TARGETS:
+                p.error(f"unknown target {name!r}")
+            tuned, classic = rates(name, args)
+            print(f"{name:<12} tuned {tuned:>10,.0f}/s  classic {classic:>10,.0f}/s  classic/tuned {classic / tuned:.2f}",
+                  flush=True)
+        return 0
     if args.vs == "openspiel":
         start = time.perf_counter()
         r = against_openspiel(args)

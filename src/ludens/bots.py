@@ -90,8 +90,8 @@ class MCTSBot(Bot):
     Settings are those of ``MCTS`` (``simulations``, ``seconds``, ``threads``,
     ``exploration``, ``max_mib``, ``evaluator``, ``rave``, ...); without a
     budget a decision gets 1000 simulations.  They are laid over the game's
-    tuned settings (``ludens.tuning.settings``: RAVE, the game's priors and
-    rollout policy) unless ``classic=True`` (spec ``mcts:classic``), which
+    tuned settings (``ludens.tuning.settings``: RAVE, and the game's priors
+    where they paid) unless ``classic=True`` (spec ``mcts:classic``), which
     searches with plain UCT, today's search, the baseline of every strength
     claim; an evaluator (PUCT) also takes none of them.  A decision is one atomic action, so a
     turn of k actions (``turn``) costs k budgets, each search continuing the

@@ -205,7 +205,7 @@ def test_default_bot_is_tuned_and_classic_is_plain():
     tuned.step(state)
     classic.step(state)
     assert tuned.last.enhancements["rave"] == tuning.settings(game)["rave"] > 0
-    assert tuned.last.enhancements["policy"] is True
+    assert tuned.last.enhancements["prior_bias"] == tuning.settings(game)["prior_bias"] > 0
     assert classic.last.enhancements == MCTS(state).enhancements
     assert bots.load("mcts:rave=0.5,simulations=10").search_settings(game)["rave"] == 0.5
     assert classic.reseeded(3).classic
