@@ -127,8 +127,8 @@ def main(argv: list[str]) -> int:
             if name not in TARGETS:
                 p.error(f"unknown target {name!r}")
             tuned, classic = rates(name, args)
-            print(f"{name:<12} tuned {tuned:>10,.0f}/s  classic {classic:>10,.0f}/s  classic/tuned {classic / tuned:.2f}",
-                  flush=True)
+            print(f"{name:<12} tuned {tuned:>10,.0f}/s  classic {classic:>10,.0f}/s  "
+                  f"classic/tuned {classic / tuned:.2f}", flush=True)
         return 0
     if args.vs == "openspiel":
         start = time.perf_counter()

@@ -34,7 +34,8 @@ TUNED: dict[str, dict[str, Any]] = {
 }
 
 # Simulations per decision of each level: a factor of about sqrt(10) apart,
-# which the ladder measured at 150-250 Elo (docs: strength.rst).
+# which the ladder measured at 150-250 Elo on Hex 7 up to level 5, and as
+# uneven steps above it and on Tip-Top-Toe (docs: strength.rst).
 LEVEL_SIMULATIONS = (25, 80, 250, 800, 2500, 8000, 25000, 80000)
 LEVELS = len(LEVEL_SIMULATIONS)
 

@@ -1,4 +1,4 @@
-"""bench/evaluate.py, bench/atlas.py and bench/levels.py run end to end at a tiny size and refuse bad sizes."""
+"""bench/evaluate.py, atlas.py, levels.py and strength.py run end to end at a tiny size and refuse bad sizes."""
 
 import importlib.util
 import json
@@ -84,3 +84,16 @@ def test_bench_levels_at_a_tiny_size():
 def test_bench_levels_refuses_bad_arguments(args):
     p = run("levels.py", *args)
     assert p.returncode == 2 and "error:" in p.stderr
+
+
+def test_bench_strength_rates_and_a_tiny_match():
+    p = run("strength.py", "--rates", "--only", "hex7,tiptoptoe", "--rounds", "1", "--rate-seconds", "0.05")
+    assert p.returncode == 0, p.stdout + p.stderr
+    lines = p.stdout.splitlines()
+    assert [line.split()[0] for line in lines] == ["hex7", "tiptoptoe"]
+    assert all("tuned" in line and "classic/tuned" in line for line in lines)
+    p = run("strength.py", "--only", "hex7", "--games", "2", "--simulations", "50")
+    assert p.returncode == 0, p.stdout + p.stderr
+    assert p.stdout.startswith("hex7") and "2 games" in p.stdout and "Elo" in p.stdout
+    p = run("strength.py", "--rates", "--only", "nosuchgame")
+    assert p.returncode == 2 and "unknown target" in p.stderr
