@@ -118,13 +118,21 @@ def _conv(x: Array, w: Array, b: Array) -> Array:
     if kh == kw == 1:
         one: Array = x @ w[0, 0] + b
         return one
-    ph, pw = kh // 2, kw // 2
-    xp = np.pad(x, ((0, 0), (ph, ph), (pw, pw), (0, 0)))
-    # (B, H, W, C, kh, kw): the window dims last, so the weights are laid out (C, kh, kw) to match
-    patches = np.lib.stride_tricks.sliding_window_view(xp, (kh, kw), axis=(1, 2))
     n, hh, ww = x.shape[:3]
-    cols = patches.reshape(n * hh * ww, ci * kh * kw)
-    out: Array = (cols @ w.transpose(2, 0, 1, 3).reshape(ci * kh * kw, co) + b).reshape(n, hh, ww, co)
+    ph, pw = kh // 2, kw // 2
+    xp = np.zeros((n, hh + 2 * ph, ww + 2 * pw, ci), np.float32)
+    xp[:, ph:ph + hh, pw:pw + ww] = x
+    # The columns in the weights' (kh, kw, C) order.  For one kernel row, the
+    # kw cells of a window and their channels are kw * C contiguous floats of
+    # the padded input, so each kernel row is one copy of such runs (a strided
+    # view; a copy per (row, column) of the kernel, C floats at a time, costs
+    # twice as much, and numpy's own window view of (C, kh, kw) five times).
+    cols = np.empty((n, hh, ww, kh, kw * ci), np.float32)
+    s = xp.strides
+    for i in range(kh):
+        cols[:, :, :, i] = np.lib.stride_tricks.as_strided(xp[:, i:], shape=(n, hh, ww, kw * ci), strides=s,
+                                                           writeable=False)
+    out: Array = (cols.reshape(n * hh * ww, kh * kw * ci) @ w.reshape(kh * kw * ci, co) + b).reshape(n, hh, ww, co)
     return out
 
 

@@ -60,16 +60,19 @@ def test_rows_are_independent(net):
     np.testing.assert_allclose(one_v[0], values[2], rtol=1e-5, atol=1e-6)
 
 
-def test_conv_matches_direct_sum():
-    rng = np.random.default_rng(0)
-    x = rng.standard_normal((2, 5, 4, 3)).astype(np.float32)
-    w = rng.standard_normal((3, 3, 3, 6)).astype(np.float32)
+@pytest.mark.parametrize("k", [3, 5])
+def test_conv_matches_direct_sum(k):
+    rng = np.random.default_rng(k)
+    # NCHW transposed to NHWC, as forward passes it: a view that is not contiguous
+    x = rng.standard_normal((2, 3, 5, 4)).astype(np.float32).transpose(0, 2, 3, 1)
+    w = rng.standard_normal((k, k, 3, 6)).astype(np.float32)
     b = rng.standard_normal(6).astype(np.float32)
-    xp = np.pad(x, ((0, 0), (1, 1), (1, 1), (0, 0)))
+    p = k // 2
+    xp = np.pad(x, ((0, 0), (p, p), (p, p), (0, 0)))
     want = np.zeros((2, 5, 4, 6))
     for i in range(5):
         for j in range(4):
-            want[:, i, j] = np.einsum("nhwc,hwcf->nf", xp[:, i:i + 3, j:j + 3], w) + b
+            want[:, i, j] = np.einsum("nhwc,hwcf->nf", xp[:, i:i + k, j:j + k], w) + b
     np.testing.assert_allclose(nets._conv(x, w, b), want, rtol=1e-4, atol=1e-4)
 
 
