@@ -61,7 +61,9 @@ def _has(module: str) -> bool:
 EXTRAS = {"plot": ("matplotlib", ("sweeps.plot(", "evaluation.plot(", "--plot")), "pandas": ("pandas", ("to_pandas(",)),
           "rl": ("pettingzoo", ("from ludens import pettingzoo", "from ludens import gymnasium", "import gymnasium")),
           "openspiel": ("pyspiel", ("from ludens import openspiel",)),
-          "sb3": ("sb3_contrib", ("from sb3_contrib",))}
+          "sb3": ("sb3_contrib", ("from sb3_contrib",)),
+          "train": ("optax", ("from ludens import bots, train", "from ludens import train", "ludens train ",
+                              "hex3-run/"))}
 
 
 def _needs(code: str) -> list[str]:
