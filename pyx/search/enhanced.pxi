@@ -133,7 +133,7 @@ cdef int32_t select_strong(Tree* T, const Shared* S, int32_t i) noexcept nogil:
     cdef Node* x = &T.nodes[i]
     cdef int32_t p = x.mover, P = S.P, j, c, pc, best = x.first, n, npos, m, r = i, k, limit = widened(S, x)
     cdef int64_t base = <int64_t>p * S.A
-    cdef double logn, bm, score, den, aw = 0.0, top = -1e300, top_den = 1.0
+    cdef double logn, bm, score, den, aw, top = -1e300, top_den = 1.0
     cdef bint explore = S.c_uct > 0, bias = S.prior_bias > 0
     if S.rave <= 0 and x.ntried < limit:
         x.ntried += 1

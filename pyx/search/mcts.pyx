@@ -325,7 +325,7 @@ cdef class MCTS:
             T.weights = <float*>malloc(sizeof(float) * max(1, self.S.A))
             if T.mast_n == NULL or T.mast_w == NULL or T.mark == NULL or T.weights == NULL:
                 raise MemoryError()
-        if self.S.strong and self.S.shortcut and self.S.rave > 0 and T.placed == NULL:
+        if self.S.shortcut and self.S.rave > 0 and T.placed == NULL:      # RAVE reads the shortcut's marks
             T.placed = <int8_t*>malloc(2 * max(1, self.S.A))
             if T.placed == NULL or not record_room(T, self.S.A):
                 raise MemoryError()
