@@ -62,8 +62,7 @@ EXTRAS = {"plot": ("matplotlib", ("sweeps.plot(", "evaluation.plot(", "--plot"))
           "rl": ("pettingzoo", ("from ludens import pettingzoo", "from ludens import gymnasium", "import gymnasium")),
           "openspiel": ("pyspiel", ("from ludens import openspiel",)),
           "sb3": ("sb3_contrib", ("from sb3_contrib",)),
-          "train": ("optax", ("from ludens import bots, train", "from ludens import train", "ludens train ",
-                              "hex3-run/"))}
+          "train": ("optax", ("from ludens import train", "ludens train "))}
 
 
 def _needs(code: str) -> list[str]:
